@@ -1,0 +1,49 @@
+// The `cve-records` command.
+import { CatalogError } from '../sources/catalog-file.js';
+import { parseServeOptions, serveHelp, UsageError } from './serve-options.js';
+import { serve } from './serve.js';
+
+const USAGE = `Usage: cve-records <command> [options]
+
+Commands:
+  serve     serve the public CVE records API (the default)
+
+Run "cve-records <command> --help" for the options of a command.
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command = 'serve', ...rest] = argv[0]?.startsWith('-') ? ['serve', ...argv] : argv;
+  try {
+    switch (command) {
+      case 'serve': {
+        const config = parseServeOptions(rest, process.env);
+        if (config === 'help') {
+          process.stdout.write(serveHelp());
+          return 0;
+        }
+        const app = await serve(config);
+        const stop = (): void => void app.close().then(() => process.exit(0));
+        process.once('SIGTERM', stop);
+        process.once('SIGINT', stop);
+        return -1;
+      }
+      case 'help':
+      case '--help':
+        process.stdout.write(USAGE);
+        return 0;
+      default:
+        process.stderr.write(`cve-records: unknown command "${command}"\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`cve-records ${command}: ${(error as Error).message}\n`);
+      return 2;
+    }
+    if (error instanceof CatalogError) {
+      process.stderr.write(`cve-records: cannot serve the catalog\n${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,90 @@
+// `cve-records serve` settings: each flag has an environment variable; flags win.
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { ServiceConfig } from '../config.js';
+
+export const DEFAULT_RECORDS_FILE = fileURLToPath(new URL('../../data/cve-records.json', import.meta.url));
+
+const flags = {
+  records: { env: 'CVE_RECORDS_FILE', help: 'catalog file to serve', default: 'data/cve-records.json (embedded)' },
+  port: { env: 'CVE_RECORDS_PORT', help: 'TCP port', default: '8080' },
+  host: { env: 'CVE_RECORDS_HOST', help: 'address to bind', default: '127.0.0.1' },
+  'base-url': { env: 'CVE_RECORDS_BASE_URL', help: 'public origin used in absolute links', default: 'http://<host>:<port>' },
+  'site-name': { env: 'CVE_RECORDS_SITE_NAME', help: 'site name in search results', default: 'public-cve-records' },
+  'rate-limit-max': { env: 'CVE_RECORDS_RATE_LIMIT_MAX', help: 'requests per window per address', default: '120' },
+  'rate-limit-window': { env: 'CVE_RECORDS_RATE_LIMIT_WINDOW', help: 'window length in seconds', default: '60' },
+  'cursor-secret': { env: 'CVE_RECORDS_CURSOR_SECRET', help: 'key that signs cursors; share it between replicas', default: 'random per start' },
+  'v1-deprecation': { env: 'CVE_RECORDS_V1_DEPRECATION', help: 'date v1 was deprecated (ISO 8601); sends Deprecation', default: 'none' },
+  'v1-sunset': { env: 'CVE_RECORDS_V1_SUNSET', help: 'date v1 shuts down (ISO 8601); sends Sunset', default: 'none' },
+  'v1-successor': { env: 'CVE_RECORDS_V1_SUCCESSOR', help: 'URL of the successor version', default: 'none' },
+} as const;
+
+type Flag = keyof typeof flags;
+
+export class UsageError extends Error {}
+
+export function serveHelp(): string {
+  const rows = (Object.keys(flags) as Flag[]).map(
+    (name) => `  --${name.padEnd(18)} ${flags[name].help} (${flags[name].env}; default ${flags[name].default})`,
+  );
+  return `Usage: cve-records serve [options]\n\nServes the public CVE records API.\n\nOptions:\n${rows.join('\n')}\n  --help               show this help\n`;
+}
+
+export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): ServiceConfig | 'help' {
+  const { values } = parseArgs({
+    args,
+    options: {
+      ...Object.fromEntries((Object.keys(flags) as Flag[]).map((name) => [name, { type: 'string' as const }])),
+      help: { type: 'boolean' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) return 'help';
+  const get = (name: Flag): string | undefined => ((values as Record<string, unknown>)[name] as string | undefined) ?? nonEmpty(env[flags[name].env]);
+
+  const host = get('host') ?? '127.0.0.1';
+  const port = integer('port', get('port') ?? '8080', 0, 65535);
+  const baseUrl = (get('base-url') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
+  if (!URL.canParse(baseUrl)) throw new UsageError(`--base-url: "${baseUrl}" is not an absolute URL`);
+  const deprecation = date('v1-deprecation', get('v1-deprecation'));
+  const sunset = date('v1-sunset', get('v1-sunset'));
+  const successor = get('v1-successor');
+  if (successor !== undefined && !URL.canParse(successor)) throw new UsageError('--v1-successor must be an absolute URL');
+  if (sunset && !deprecation) throw new UsageError('--v1-sunset needs --v1-deprecation: only a deprecated version can have a sunset');
+  if (sunset && deprecation && sunset.getTime() - deprecation.getTime() < 90 * 86_400_000) {
+    throw new UsageError('--v1-sunset must be at least 90 days after --v1-deprecation (lifecycle policy)');
+  }
+  return {
+    host,
+    port,
+    baseUrl,
+    recordsFile: get('records') ?? DEFAULT_RECORDS_FILE,
+    siteName: get('site-name') ?? 'public-cve-records',
+    rateLimit: {
+      max: integer('rate-limit-max', get('rate-limit-max') ?? '120', 1, 1_000_000),
+      windowSeconds: integer('rate-limit-window', get('rate-limit-window') ?? '60', 1, 86_400),
+    },
+    lifecycle: { deprecation, sunset, successor },
+    cursorSecret: get('cursor-secret') ?? randomBytes(32).toString('base64url'),
+    bodyLimitBytes: 64 * 1024,
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function integer(name: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) throw new UsageError(`--${name}: expected an integer from ${min} to ${max}, got "${text}"`);
+  return value;
+}
+
+function date(name: string, text: string | undefined): Date | undefined {
+  if (text === undefined) return undefined;
+  const value = new Date(text);
+  if (Number.isNaN(value.getTime())) throw new UsageError(`--${name}: "${text}" is not an ISO 8601 date`);
+  return value;
+}

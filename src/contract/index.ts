@@ -1,0 +1,7 @@
+export * from './records.js';
+export * from './service.js';
+export * from './nlweb.js';
+export * from './error-response.js';
+export * from './error-catalog.js';
+export * from './parameters.js';
+export * from './operations.js';

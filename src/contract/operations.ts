@@ -1,0 +1,148 @@
+// The seven operations of the spec, described once. Routes are registered from this table and the
+// OpenAPI document is generated from it, so the served contract and the running server cannot drift.
+import type { TSchema } from 'typebox';
+import {
+  AskQuery,
+  BatchHeaders,
+  BatchRequest,
+  BatchResponse,
+  Capabilities,
+  CveRecord,
+  CveRecordPage,
+  Health,
+  ListQuery,
+  NlwebResponse,
+  RecordIdParams,
+  Sandbox,
+} from './index.js';
+
+export const API_PREFIX = '/api/v1';
+
+export type OperationId =
+  | 'getAgentApiHealth'
+  | 'getServiceCapabilities'
+  | 'getPublicApiSandbox'
+  | 'listPublicCveRecords'
+  | 'getPublicCveRecord'
+  | 'batchGetPublicCveRecords'
+  | 'searchPublicRecordsWithNlweb';
+
+export interface Operation {
+  readonly operationId: OperationId;
+  readonly method: 'GET' | 'POST';
+  /** OpenAPI path template, e.g. `/api/v1/cve-records/{recordId}`. */
+  readonly path: string;
+  readonly tag: 'Service' | 'Records' | 'Search';
+  readonly summary: string;
+  readonly description: string;
+  readonly query?: TSchema;
+  readonly params?: TSchema;
+  readonly headers?: TSchema;
+  readonly body?: TSchema;
+  readonly success: { readonly schema: TSchema; readonly description: string };
+  /** The same operation also accepted as POST with this body (documented without an operationId of its own). */
+  readonly postBody?: TSchema;
+  /** Documented error statuses besides 429 and 500, which every operation has. */
+  readonly errors: readonly (400 | 404 | 405)[];
+}
+
+export const operations: readonly Operation[] = [
+  {
+    operationId: 'getAgentApiHealth',
+    method: 'GET',
+    path: `${API_PREFIX}/health`,
+    tag: 'Service',
+    summary: 'Service health',
+    description: 'Reports that the service is up, its version, and that it is read-only and never executes assessments.',
+    success: { schema: Health, description: 'The service is healthy.' },
+    errors: [405],
+  },
+  {
+    operationId: 'getServiceCapabilities',
+    method: 'GET',
+    path: `${API_PREFIX}/capabilities`,
+    tag: 'Service',
+    summary: 'Service capabilities',
+    description:
+      'What the public interface can do: its callable operations, its limits, the boundary between public records ' +
+      'and assessment execution, and absolute links to every document and surface.',
+    success: { schema: Capabilities, description: 'The capabilities of the service.' },
+    errors: [405],
+  },
+  {
+    operationId: 'getPublicApiSandbox',
+    method: 'GET',
+    path: `${API_PREFIX}/sandbox`,
+    tag: 'Service',
+    summary: 'Contract sandbox',
+    description:
+      'Describes the contract sandbox: the contract checks it supports, that it is not persistent, and example ' +
+      'requests that work against this service as written.',
+    success: { schema: Sandbox, description: 'The sandbox description.' },
+    errors: [405],
+  },
+  {
+    operationId: 'listPublicCveRecords',
+    method: 'GET',
+    path: `${API_PREFIX}/cve-records`,
+    tag: 'Records',
+    summary: 'List CVE records',
+    description:
+      'Lists cleared CVE records in pages, newest first: by year, then by sequence number, both compared as numbers ' +
+      '(CVE-2025-10000 before CVE-2025-9999 before CVE-2024-50000). `project` and `status` filter by exact match. ' +
+      'Pass `pagination.nextCursor` as `cursor`, with the same filters, until it is null; a cursor is bound to the ' +
+      'filters it was issued for. Unknown or repeated query parameters are rejected with 400.',
+    query: ListQuery,
+    success: { schema: CveRecordPage, description: 'One page of records.' },
+    errors: [400, 404, 405],
+  },
+  {
+    operationId: 'getPublicCveRecord',
+    method: 'GET',
+    path: `${API_PREFIX}/cve-records/{recordId}`,
+    tag: 'Records',
+    summary: 'Get one CVE record',
+    description:
+      'Returns the record with this CVE identifier. An identifier that does not match the pattern is answered like ' +
+      'an unknown one: 404 `record_not_found`.',
+    params: RecordIdParams,
+    success: { schema: CveRecord, description: 'The record.' },
+    errors: [404, 405],
+  },
+  {
+    operationId: 'batchGetPublicCveRecords',
+    method: 'POST',
+    path: `${API_PREFIX}/cve-records/batch`,
+    tag: 'Records',
+    summary: 'Get up to 50 CVE records at once',
+    description:
+      'Looks up 1 to 50 unique identifiers. `records` holds the records found and `missing` the identifiers with no ' +
+      'record, both in request order. The call is read-only and idempotent: it is safe to retry, and ' +
+      '`Idempotency-Key` (accepted for caller correlation) never changes the result. The body must be ' +
+      '`application/json`, at most 64 KiB.',
+    headers: BatchHeaders,
+    body: BatchRequest,
+    success: { schema: BatchResponse, description: 'Records found and identifiers missing.' },
+    errors: [400, 404, 405],
+  },
+  {
+    operationId: 'searchPublicRecordsWithNlweb',
+    method: 'GET',
+    path: '/ask',
+    tag: 'Search',
+    summary: 'Search records in natural language (NLWeb)',
+    description:
+      'Searches the records by CVE identifier, project or publication status and answers with NLWeb results scored ' +
+      'from 0 to 1. With `stream=true` or `Accept: text/event-stream` the answer is a Server-Sent Events stream. ' +
+      '`POST /ask` accepts the same parameters.',
+    query: AskQuery,
+    postBody: AskQuery,
+    success: { schema: NlwebResponse, description: 'Search results.' },
+    errors: [400, 404, 405],
+  },
+];
+
+/** `/api/v1/cve-records/{recordId}` -> `/api/v1/cve-records/:recordId` */
+export function routerPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}

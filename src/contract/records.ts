@@ -1,0 +1,107 @@
+// The record resources of the spec. Every other shape of a record (catalog file, OpenAPI, MCP tools,
+// SDK types) is derived from these.
+import Type, { type Static } from 'typebox';
+
+export const CVE_ID_PATTERN = '^CVE-[0-9]{4}-[0-9]+$';
+export const CVE_ID_REGEX = new RegExp(CVE_ID_PATTERN);
+
+export const PAGE_LIMIT = { min: 1, max: 100, default: 20 } as const;
+export const BATCH_MAX_IDS = 50;
+
+export const CveId = Type.String({
+  pattern: CVE_ID_PATTERN,
+  description: 'CVE identifier, e.g. `CVE-2024-3094`.',
+  examples: ['CVE-2024-3094'],
+});
+
+export const RecordStatus = Type.Enum(['public', 'assigned-no-public-record'], {
+  description:
+    '`public`: the CVE record is published and `url` points at it. ' +
+    '`assigned-no-public-record`: the identifier is assigned and cleared, but no public record exists yet (`url` is null).',
+});
+export type RecordStatus = Static<typeof RecordStatus>;
+export const RECORD_STATUSES: readonly RecordStatus[] = ['public', 'assigned-no-public-record'];
+
+const cveRecordFields = {
+  id: CveId,
+  project: Type.String({ description: 'Open-source project name.', examples: ['openssl'] }),
+  status: RecordStatus,
+  url: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+    description: 'Public record URL; null when there is no public record.',
+  }),
+};
+
+export const CveRecord = Type.Object(cveRecordFields, {
+  additionalProperties: false,
+  description: 'A cleared CVE record.',
+});
+export type CveRecord = Static<typeof CveRecord>;
+
+export const Pagination = Type.Object(
+  {
+    limit: Type.Integer({ minimum: PAGE_LIMIT.min, maximum: PAGE_LIMIT.max, description: 'Page size used.' }),
+    returned: Type.Integer({ minimum: 0, description: 'Number of records in this page.' }),
+    total: Type.Integer({ minimum: 0, description: 'Number of records matching the filters, over all pages.' }),
+    nextCursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'Opaque cursor of the next page; pass it as `cursor`. Null on the last page.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type Pagination = Static<typeof Pagination>;
+
+export const CveRecordPage = Type.Object(
+  {
+    schemaVersion: Type.String({ description: 'Version of this page schema.', examples: ['1.0'] }),
+    lastVerified: Type.String({ format: 'date', description: 'Date the record list was last verified.' }),
+    records: Type.Array(CveRecord),
+    pagination: Pagination,
+  },
+  { additionalProperties: false },
+);
+export type CveRecordPage = Static<typeof CveRecordPage>;
+
+export const BatchRequest = Type.Object(
+  {
+    recordIds: Type.Array(CveId, {
+      minItems: 1,
+      maxItems: BATCH_MAX_IDS,
+      uniqueItems: true,
+      description: `1 to ${BATCH_MAX_IDS} unique CVE identifiers.`,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type BatchRequest = Static<typeof BatchRequest>;
+
+export const BatchResponse = Type.Object(
+  {
+    records: Type.Array(CveRecord, { description: 'Records found, in request order.' }),
+    missing: Type.Array(Type.String(), {
+      description: 'Requested identifiers that have no public record, in request order.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type BatchResponse = Static<typeof BatchResponse>;
+
+// The operator's catalog file: the CveRecord fields plus optional fields that feed search and never
+// appear in a CveRecord.
+export const CatalogRecord = Type.Object(
+  {
+    ...cveRecordFields,
+    summary: Type.Optional(Type.String({ description: 'English summary, used by search.' })),
+    published: Type.Optional(Type.String({ format: 'date', description: 'Publication date.' })),
+  },
+  { additionalProperties: false },
+);
+export type CatalogRecord = Static<typeof CatalogRecord>;
+
+export const CatalogFile = Type.Object(
+  {
+    lastVerified: Type.String({ format: 'date' }),
+    records: Type.Array(CatalogRecord),
+  },
+  { additionalProperties: false },
+);
+export type CatalogFile = Static<typeof CatalogFile>;

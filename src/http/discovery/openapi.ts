@@ -1,0 +1,225 @@
+// The OpenAPI 3.1 document, generated from the operations table, the contract schemas and the error
+// catalog. Nothing in it is written twice: a schema change shows up here, in validation and in types.
+import type { TSchema } from 'typebox';
+import {
+  BatchRequest,
+  BatchResponse,
+  Capabilities,
+  CveRecord,
+  CveRecordPage,
+  ErrorResponse,
+  Health,
+  NlwebResponse,
+  NlwebResult,
+  Pagination,
+  RecordStatus,
+  Sandbox,
+  errorCatalog,
+  operations,
+  type ErrorCode,
+  type Operation,
+} from '../../contract/index.js';
+import { API_VERSION } from '../../version.js';
+import type { ServiceConfig } from '../../config.js';
+import { apiDescription } from './openapi-description.js';
+
+type Json = Record<string, unknown>;
+
+const namedSchemas: Record<string, TSchema> = {
+  RecordStatus,
+  CveRecord,
+  Pagination,
+  CveRecordPage,
+  BatchRequest,
+  BatchResponse,
+  Health,
+  Capabilities,
+  Sandbox,
+  NlwebResult,
+  NlwebResponse,
+  ErrorResponse,
+};
+
+const errorResponseNames = {
+  400: 'BadRequest',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+} as const;
+
+const rateLimitHeaders = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
+const lifecycleHeaderNames = ['Link', 'Deprecation', 'Sunset'];
+
+const headers: Record<string, Json> = {
+  'X-Request-Id': {
+    description: 'Identifier of this request; the same value as `requestId` of an error. Quote it when reporting a problem.',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Limit': {
+    description: 'Requests allowed per window for the calling address (decimal integer).',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests left in the current window for the calling address (decimal integer).',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the full capacity returns (decimal integer).',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Policy': {
+    description: 'The policy: `<limit>;w=<window seconds>`, e.g. `120;w=60`.',
+    schema: { type: 'string', examples: ['120;w=60'] },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying (decimal integer).',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  Allow: { description: 'The methods this path supports.', schema: { type: 'string', examples: ['GET, HEAD, OPTIONS'] } },
+  Link: {
+    description: 'Only when v1 is deprecated: the lifecycle policy (`rel="deprecation"`, `rel="sunset"`) and the successor version.',
+    schema: { type: 'string' },
+  },
+  Deprecation: {
+    description: 'Only when v1 is deprecated: the deprecation date as an RFC 9745 structured date, `@<epoch seconds>`.',
+    schema: { type: 'string', pattern: '^@[0-9]+$' },
+  },
+  Sunset: {
+    description: 'Only when a deprecated v1 has a scheduled shutdown: the shutdown time as an RFC 8594 HTTP-date.',
+    schema: { type: 'string' },
+  },
+};
+
+export function buildOpenApiDocument(config: ServiceConfig): Json {
+  const toRef = refResolver();
+  const schemas = Object.fromEntries(Object.entries(namedSchemas).map(([name, schema]) => [name, toRef(schema, name)]));
+  const paths: Record<string, Json> = {};
+  for (const op of operations) {
+    paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: operationObject(op, toRef) };
+    if (op.postBody) {
+      const { operationId: _, ...post } = operationObject({ ...op, query: undefined, body: op.postBody }, toRef);
+      paths[op.path]!.post = { ...post, summary: `${op.summary} (POST)`, description: `The POST form of \`${op.operationId}\`: the same parameters as a JSON body.` };
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Public CVE Records API',
+      version: API_VERSION,
+      summary: 'Read-only public service for cleared CVE records.',
+      description: apiDescription(config),
+      license: { name: 'CC0-1.0 (record data)', identifier: 'CC0-1.0' },
+    },
+    servers: [{ url: config.baseUrl }],
+    tags: [
+      { name: 'Service', description: 'Health, capabilities and the contract sandbox.' },
+      { name: 'Records', description: 'Cleared CVE records: list, get one, batch get.' },
+      { name: 'Search', description: 'Natural-language search (NLWeb).' },
+    ],
+    paths,
+    components: {
+      schemas,
+      headers,
+      responses: Object.fromEntries(
+        Object.entries(errorResponseNames).map(([status, name]) => [name, errorResponse(Number(status))]),
+      ),
+    },
+  };
+}
+
+function operationObject(op: Operation, toRef: (schema: TSchema) => Json): Json {
+  const versioned = op.path.startsWith('/api/v1/');
+  const successHeaders = ['X-Request-Id', ...rateLimitHeaders, ...(versioned ? lifecycleHeaderNames : [])];
+  const responses: Json = {
+    200: {
+      description: op.success.description,
+      headers: headerRefs(successHeaders),
+      content: { 'application/json': { schema: toRef(op.success.schema) } },
+    },
+  };
+  for (const status of [...op.errors, 429, 500] as const) {
+    responses[status] = { $ref: `#/components/responses/${errorResponseNames[status]}` };
+  }
+  return {
+    operationId: op.operationId,
+    tags: [op.tag],
+    summary: op.summary,
+    description: op.description,
+    parameters: [
+      ...parametersOf(op.params, 'path', toRef),
+      ...parametersOf(op.query, 'query', toRef),
+      ...parametersOf(op.headers, 'header', toRef),
+    ],
+    ...(op.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: toRef(op.body) } } } }
+      : {}),
+    responses,
+    'x-lifecycle': { status: 'active', minimumSunsetNoticeDays: 90 },
+  };
+}
+
+function parametersOf(schema: TSchema | undefined, location: 'path' | 'query' | 'header', toRef: (s: TSchema) => Json): Json[] {
+  if (!schema) return [];
+  const object = schema as unknown as { properties: Record<string, TSchema>; required?: string[] };
+  return Object.entries(object.properties).map(([name, property]) => {
+    const { description, ...rest } = toRef(property);
+    return {
+      name: location === 'header' ? canonicalHeaderName(name) : name,
+      in: location,
+      required: location === 'path' || (object.required ?? []).includes(name),
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+function canonicalHeaderName(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+}
+
+function headerRefs(names: readonly string[]): Json {
+  return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+}
+
+function errorResponse(status: number): Json {
+  const codes = (Object.keys(errorCatalog) as ErrorCode[]).filter((code) => errorCatalog[code].status === status);
+  const example = codes[0]!;
+  return {
+    description: `${statusText[status]}. \`error.code\` is one of: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
+    headers: headerRefs(['X-Request-Id', ...rateLimitHeaders, ...(status === 429 ? ['Retry-After'] : []), ...(status === 405 ? ['Allow'] : [])]),
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/ErrorResponse' },
+        example: {
+          error: { code: example, message: errorCatalog[example].message },
+          requestId: '0b6f5a8e-3c1d-4d7e-9a51-2f0c6b1e8d42',
+        },
+      },
+    },
+  };
+}
+
+const statusText: Record<number, string> = {
+  400: 'The request is invalid',
+  404: 'The endpoint or the public record does not exist',
+  405: 'The HTTP method is not supported by this path',
+  429: 'The request limit for the calling address is exhausted; wait `Retry-After` seconds',
+  500: 'The service could not complete the request',
+};
+
+/**
+ * Replaces every nested occurrence of a named contract schema by a `$ref` to its component. Schemas
+ * are matched by content, so a schema reused by value (not by reference) is still recognised.
+ */
+function refResolver(): (schema: TSchema, self?: string) => Json {
+  const names = new Map(Object.entries(namedSchemas).map(([name, schema]) => [JSON.stringify(schema), name]));
+  const walk = (value: unknown, self?: string): unknown => {
+    if (Array.isArray(value)) return value.map((item) => walk(item));
+    if (value === null || typeof value !== 'object') return value;
+    const name = names.get(JSON.stringify(value));
+    if (name !== undefined && name !== self) return { $ref: `#/components/schemas/${name}` };
+    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, walk(child)]));
+  };
+  return (schema, self) => walk(schema, self) as Json;
+}

@@ -1,0 +1,57 @@
+// The public API lifecycle policy, served as Markdown at /api-policy.md. The status of v1 comes from the
+// same lifecycle settings that drive the Deprecation and Sunset headers.
+import type { ServiceConfig } from '../../config.js';
+
+export function lifecyclePolicy(config: ServiceConfig): string {
+  const { deprecation, sunset, successor } = config.lifecycle;
+  const { max, windowSeconds } = config.rateLimit;
+  const status = deprecation
+    ? [
+        `- v1 is **deprecated** since ${deprecation.toISOString().slice(0, 10)}.`,
+        sunset ? `- v1 will be **shut down** on ${sunset.toUTCString()}.` : '- No shutdown date is scheduled yet.',
+        successor ? `- Its successor is ${successor}.` : '- Its successor will be announced here.',
+      ].join('\n')
+    : '- v1 is **active**. No version is deprecated.';
+  return `# Public CVE Records API: lifecycle policy
+
+## Current status
+
+${status}
+
+## Versions
+
+- The major version is part of the path: \`${config.baseUrl}/api/v1\`.
+- Within a major version only compatible changes are made: new optional fields, new operations, new error
+  codes for new situations. Clients must ignore fields they do not know.
+- A breaking change ships as a new major version, served beside the old one.
+
+## Deprecation and sunset
+
+- Before a version is retired, a deprecation notice is published here, naming the successor version.
+- At least **90 days** separate the notice and the sunset. Every operation carries lifecycle status \`active\`
+  and a minimum sunset notice of 90 days (\`x-lifecycle\` in the OpenAPI document).
+- Once a version is deprecated, each successful response of it carries:
+  - \`Deprecation: @<epoch seconds>\`: the deprecation date (RFC 9745);
+  - \`Sunset: <HTTP-date>\`: the shutdown time, once one is scheduled (RFC 8594);
+  - \`Link: <${config.baseUrl}/api-policy.md>; rel="deprecation"\`, and \`rel="successor-version"\` when known.
+- Before deprecation none of these headers is sent.
+
+## Rate limit headers
+
+Every response carries:
+
+| header | format |
+| --- | --- |
+| \`RateLimit-Limit\` | decimal integer: requests allowed per window (${max}) |
+| \`RateLimit-Remaining\` | decimal integer: requests left for the calling address |
+| \`RateLimit-Reset\` | decimal integer: seconds until the full capacity returns |
+| \`RateLimit-Policy\` | \`<limit>;w=<window seconds>\`: \`${max};w=${windowSeconds}\` |
+
+A 429 also carries \`Retry-After\` in seconds. Wait that long before retrying.
+
+## Contract
+
+The contract is the OpenAPI 3.1 document at ${config.baseUrl}/openapi.json, listed in the API catalog at
+${config.baseUrl}/.well-known/api-catalog.
+`;
+}

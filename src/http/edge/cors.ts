@@ -1,0 +1,30 @@
+import cors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
+
+/** Response headers a cross-origin caller must be able to read. */
+export const EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit-Policy',
+  'Retry-After',
+  'Link',
+  'Deprecation',
+  'Sunset',
+  'ETag',
+  'Allow',
+];
+
+/** Everyone may call the public API from a browser; it never takes credentials, so none are allowed. */
+export async function registerCors(app: FastifyInstance): Promise<void> {
+  await app.register(cors, {
+    origin: '*',
+    credentials: false,
+    methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+    allowedHeaders: ['Content-Type', 'Idempotency-Key', 'If-None-Match', 'Accept'],
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 86400,
+    strictPreflight: false,
+  });
+}

@@ -1,0 +1,43 @@
+// A path that exists answers other methods with 405 and `Allow`, never a bare 404. Routes are
+// collected as they are declared; once all are, the missing methods of each path get a 405 route.
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { ServiceError } from '../../contract/index.js';
+import { sendError } from './error-handler.js';
+
+const IS_405_ROUTE = Symbol('method-not-allowed');
+
+export function collectRoutes(app: FastifyInstance): Map<string, Set<string>> {
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if ((route.config as Record<symbol, unknown> | undefined)?.[IS_405_ROUTE] || route.url === '*') return;
+    const methods = methodsByPath.get(route.url) ?? new Set<string>();
+    for (const m of [route.method].flat()) methods.add(m);
+    methodsByPath.set(route.url, methods);
+  });
+  return methodsByPath;
+}
+
+export function registerMethodNotAllowed(app: FastifyInstance, methodsByPath: Map<string, Set<string>>): void {
+  for (const [url, methods] of methodsByPath) {
+    const allow = [...methods, 'OPTIONS'].join(', ');
+    const others = app.supportedMethods.filter((m) => !methods.has(m) && m !== 'OPTIONS');
+    if (others.length === 0) continue;
+    app.route({
+      method: others,
+      url,
+      config: { [IS_405_ROUTE]: true },
+      exposeHeadRoute: false,
+      // Answered before the body is read: the method is wrong whatever the body holds.
+      onRequest: (request, reply, done) => {
+        reply.header('allow', allow);
+        sendError(
+          request,
+          reply,
+          new ServiceError('method_not_allowed', `${request.method} is not supported here; use ${allow}.`, { allow: allow.split(', ') }),
+        );
+        done();
+      },
+      handler: () => undefined,
+    });
+  }
+}

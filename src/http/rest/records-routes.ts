@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { ServiceError, operations, type BatchRequest, type ListQuery } from '../../contract/index.js';
+import { batchGet } from '../../core/batch.js';
+import { listRecords } from '../../core/list.js';
+import type { ServiceContext } from '../context.js';
+import { operation, operationRoute } from './route-options.js';
+
+export function registerRecordRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  app.route(
+    operationRoute(operation(operations, 'listPublicCveRecords'), (request) =>
+      listRecords(ctx.store.current, request.query as ListQuery, ctx.cursors),
+    ),
+  );
+  app.route(
+    operationRoute(operation(operations, 'getPublicCveRecord'), (request) => {
+      const { recordId } = request.params as { recordId: string };
+      const entry = ctx.store.current.get(recordId);
+      if (!entry) throw new ServiceError('record_not_found', `There is no record ${recordId}.`, { recordId });
+      return entry.record;
+    }),
+  );
+  app.route(
+    operationRoute(operation(operations, 'batchGetPublicCveRecords'), (request) =>
+      batchGet(ctx.store.current, (request.body as BatchRequest).recordIds),
+    ),
+  );
+}

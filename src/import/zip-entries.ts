@@ -1,0 +1,142 @@
+// Streams the `.json` entries of a zip file, one entry in memory at a time.
+import { crc32 } from 'node:zlib';
+import yauzl from 'yauzl';
+import type { Entry, ZipFile } from 'yauzl';
+
+export type ZipJsonEntry = { name: string; text: string } | { name: string; error: string };
+
+export interface ReadZipOptions {
+  /** Entries larger than this (uncompressed) are reported as errors instead of read. Default 64 MiB. */
+  maxEntryBytes?: number;
+}
+
+const DEFAULT_MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+
+type NextEntry = { entry: Entry } | { end: true };
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Why an entry name is unsafe, or null. Names use '/' separators (yauzl already maps '\' to '/'). */
+export function unsafeEntryName(name: string): string | null {
+  if (name === '') return 'empty entry name';
+  if (name.includes('\0')) return 'entry name contains NUL';
+  if (name.startsWith('/') || /^[a-zA-Z]:/.test(name)) return 'absolute entry path';
+  if (name.split('/').includes('..')) return "entry path escapes with '..'";
+  return null;
+}
+
+/**
+ * Yields `{name, text}` for every file entry whose name ends in `.json` (directories and other files are
+ * skipped), or `{name, error}` when that one entry cannot be read (unsafe name, unsupported compression,
+ * corrupt data, invalid UTF-8, too large). Errors of the archive itself (not a zip, truncated central
+ * directory) reject the iteration.
+ */
+export async function* readZipJsonEntries(
+  zipPath: string,
+  options: ReadZipOptions = {},
+): AsyncGenerator<ZipJsonEntry, void, undefined> {
+  const maxEntryBytes = options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES;
+  // decodeStrings: false so that an unsafe name is an error of that entry, not of the whole archive
+  // (yauzl would otherwise emit a fatal error on the zip file). Names are decoded below.
+  const zip = await yauzl.openPromise(zipPath, {
+    lazyEntries: true,
+    autoClose: true,
+    decodeStrings: false,
+    validateEntrySizes: true,
+  });
+
+  let fatal: Error | undefined;
+  let waiter: { resolve: (next: NextEntry) => void; reject: (err: Error) => void } | undefined;
+  zip.on('entry', (entry: Entry) => {
+    const w = waiter;
+    waiter = undefined;
+    w?.resolve({ entry });
+  });
+  zip.on('end', () => {
+    const w = waiter;
+    waiter = undefined;
+    w?.resolve({ end: true });
+  });
+  zip.on('error', (err: Error) => {
+    fatal ??= err;
+    const w = waiter;
+    waiter = undefined;
+    w?.reject(err);
+  });
+
+  const nextEntry = (): Promise<NextEntry> =>
+    new Promise<NextEntry>((resolve, reject) => {
+      if (fatal) return reject(fatal);
+      waiter = { resolve, reject };
+      zip.readEntry();
+    });
+
+  try {
+    for (;;) {
+      const next = await nextEntry();
+      if ('end' in next) return;
+      const entry = next.entry;
+      let name: string;
+      try {
+        name = yauzl.getFileNameLowLevel(
+          entry.generalPurposeBitFlag,
+          entry.fileNameRaw,
+          entry.extraFields,
+          false,
+        );
+      } catch (err) {
+        yield { name: entry.fileNameRaw.toString('latin1'), error: `cannot decode entry name: ${errorMessage(err)}` };
+        continue;
+      }
+      if (name.endsWith('/')) continue; // directory
+      if (!name.toLowerCase().endsWith('.json')) continue;
+      const unsafe = unsafeEntryName(name);
+      if (unsafe !== null) {
+        yield { name, error: unsafe };
+        continue;
+      }
+      if (entry.uncompressedSize > maxEntryBytes) {
+        yield { name, error: `entry is ${entry.uncompressedSize} bytes, over the ${maxEntryBytes} byte limit` };
+        continue;
+      }
+      try {
+        yield { name, text: await readEntryText(zip, entry, maxEntryBytes) };
+      } catch (err) {
+        if (fatal) throw fatal;
+        yield { name, error: errorMessage(err) };
+      }
+    }
+  } finally {
+    if (zip.isOpen) zip.close();
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+async function readEntryText(zip: ZipFile, entry: Entry, maxEntryBytes: number): Promise<string> {
+  if (entry.isEncrypted()) throw new Error('entry is encrypted');
+  if (!entry.canDecodeFileData()) throw new Error(`unsupported compression method ${entry.compressionMethod}`);
+  const stream = await zip.openReadStreamPromise(entry);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let crc = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxEntryBytes) throw new Error(`entry exceeds the ${maxEntryBytes} byte limit`);
+      crc = crc32(chunk, crc);
+      chunks.push(chunk);
+    }
+  } finally {
+    stream.destroy();
+  }
+  // yauzl checks the size but not the checksum.
+  if (crc !== entry.crc32) throw new Error('CRC-32 mismatch: entry data is corrupt');
+  try {
+    return utf8.decode(Buffer.concat(chunks, size)); // a leading BOM is dropped by the decoder
+  } catch {
+    throw new Error('entry is not valid UTF-8');
+  }
+}

@@ -1,0 +1,40 @@
+import { readFile } from 'node:fs/promises';
+import type { CatalogFile } from '../contract/index.js';
+import { findCatalogProblems, type CatalogProblem } from './catalog-validation.js';
+
+/** A catalog that cannot be served; the message names the file and every problem's location. */
+export class CatalogError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: readonly CatalogProblem[],
+  ) {
+    super(formatProblems(file, problems));
+    this.name = 'CatalogError';
+  }
+}
+
+const SHOWN_PROBLEMS = 20;
+
+function formatProblems(file: string, problems: readonly CatalogProblem[]): string {
+  const lines = problems.slice(0, SHOWN_PROBLEMS).map((p) => `  ${p.pointer}${p.id ? ` (${p.id})` : ''}: ${p.problem}`);
+  const more = problems.length > SHOWN_PROBLEMS ? `\n  ... and ${problems.length - SHOWN_PROBLEMS} more` : '';
+  return `${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${lines.join('\n')}${more}`;
+}
+
+export async function readCatalogFile(file: string): Promise<CatalogFile> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new CatalogError(file, [{ pointer: '/', id: undefined, problem: `cannot read: ${(error as Error).message}` }]);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new CatalogError(file, [{ pointer: '/', id: undefined, problem: `not valid JSON: ${(error as Error).message}` }]);
+  }
+  const problems = findCatalogProblems(data);
+  if (problems.length > 0) throw new CatalogError(file, problems);
+  return data as CatalogFile;
+}

@@ -1,0 +1,49 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { CatalogFile, CatalogRecord } from '../contract/index.js';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+export interface CatalogProblem {
+  /** JSON Pointer into the catalog, e.g. `/records/12/url`. */
+  readonly pointer: string;
+  readonly id: string | undefined;
+  readonly problem: string;
+}
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+addFormats(ajv);
+const checkRecord = ajv.compile(CatalogRecord);
+const checkTop = ajv.compile({ ...CatalogFile, properties: { ...CatalogFile.properties, records: { type: 'array' } } });
+
+/** Every problem of a parsed catalog, each with its location; an empty list means it is valid. */
+export function findCatalogProblems(data: unknown): CatalogProblem[] {
+  const problems: CatalogProblem[] = [];
+  if (!checkTop(data)) {
+    for (const e of checkTop.errors ?? []) problems.push({ pointer: e.instancePath || '/', id: undefined, problem: describe(e) });
+    return problems;
+  }
+  const records = (data as { records: unknown[] }).records;
+  const seen = new Map<string, number>();
+  records.forEach((record, index) => {
+    const id = typeof (record as { id?: unknown })?.id === 'string' ? (record as { id: string }).id : undefined;
+    if (!checkRecord(record)) {
+      for (const e of checkRecord.errors ?? []) {
+        problems.push({ pointer: `/records/${index}${e.instancePath}`, id, problem: describe(e) });
+      }
+    }
+    if (id !== undefined) {
+      const first = seen.get(id);
+      if (first !== undefined) problems.push({ pointer: `/records/${index}/id`, id, problem: `duplicate of /records/${first}` });
+      else seen.set(id, index);
+    }
+  });
+  return problems;
+}
+
+function describe(e: { keyword: string; message?: string | undefined; params: Record<string, unknown> }): string {
+  if (e.keyword === 'additionalProperties') return `unknown property "${String(e.params.additionalProperty)}"`;
+  if (e.keyword === 'enum') return `${e.message}: ${JSON.stringify(e.params.allowedValues)}`;
+  return e.message ?? e.keyword;
+}
