@@ -21,4 +21,6 @@ export interface ServiceConfig {
   /** Key of the cursor HMAC; replicas behind one name must share it. */
   readonly cursorSecret: string;
   readonly bodyLimitBytes: number;
+  /** pino level: fatal, error, warn, info, debug, trace or silent. */
+  readonly logLevel: string;
 }

@@ -22,7 +22,14 @@ export async function main(argv: string[]): Promise<number> {
           return 0;
         }
         const app = await serve(config);
-        const stop = (): void => void app.close().then(() => process.exit(0));
+        const stop = (): void =>
+          void app.close().then(
+            () => process.exit(0),
+            (error: unknown) => {
+              process.stderr.write(`cve-records: error while stopping: ${String(error)}\n`);
+              process.exit(1);
+            },
+          );
         process.once('SIGTERM', stop);
         process.once('SIGINT', stop);
         return -1;

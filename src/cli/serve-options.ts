@@ -18,6 +18,7 @@ const flags = {
   'v1-deprecation': { env: 'CVE_RECORDS_V1_DEPRECATION', help: 'date v1 was deprecated (ISO 8601); sends Deprecation', default: 'none' },
   'v1-sunset': { env: 'CVE_RECORDS_V1_SUNSET', help: 'date v1 shuts down (ISO 8601); sends Sunset', default: 'none' },
   'v1-successor': { env: 'CVE_RECORDS_V1_SUCCESSOR', help: 'URL of the successor version', default: 'none' },
+  'log-level': { env: 'CVE_RECORDS_LOG_LEVEL', help: 'fatal, error, warn, info, debug, trace or silent', default: 'info' },
 } as const;
 
 type Flag = keyof typeof flags;
@@ -69,7 +70,13 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): Servi
     lifecycle: { deprecation, sunset, successor },
     cursorSecret: get('cursor-secret') ?? randomBytes(32).toString('base64url'),
     bodyLimitBytes: 64 * 1024,
+    logLevel: oneOf('log-level', get('log-level') ?? 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
   };
+}
+
+function oneOf(name: string, text: string, allowed: readonly string[]): string {
+  if (!allowed.includes(text)) throw new UsageError(`--${name}: expected one of ${allowed.join(', ')}, got "${text}"`);
+  return text;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { MAX_CURSOR_LENGTH, ServiceError } from '../contract/index.js';
 import { isCveId } from './cve-id.js';
 import type { ListFilters } from './snapshot.js';
@@ -18,8 +18,10 @@ const FORMAT = '1';
 const MAC_LENGTH = 16;
 
 export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
+  // A KeyObject is imported once; a raw secret would be re-imported by every createHmac call.
+  const key = createSecretKey(typeof secret === 'string' ? Buffer.from(secret) : secret);
   const encode = (lastId: string, filters: ListFilters): string => {
-    const signature = createHmac('sha256', secret)
+    const signature = createHmac('sha256', key)
       .update(JSON.stringify([FORMAT, lastId, filters.project ?? null, filters.status ?? null]))
       .digest()
       .subarray(0, MAC_LENGTH);

@@ -5,6 +5,7 @@ import { createCursorCodec } from '../../src/core/cursor.js';
 import { createSnapshot } from '../../src/core/snapshot.js';
 import { SnapshotStore } from '../../src/core/snapshot-store.js';
 import { buildServer } from '../../src/http/server.js';
+import type { MemoryRateStore } from '../../src/http/edge/rate-limit/gcra.js';
 import { DEFAULT_RECORDS_FILE } from '../../src/cli/serve-options.js';
 import { readCatalogFile } from '../../src/sources/catalog-file.js';
 
@@ -17,10 +18,12 @@ export function testConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfi
     baseUrl: TEST_BASE_URL,
     recordsFile: DEFAULT_RECORDS_FILE,
     siteName: 'public-cve-records',
-    rateLimit: { max: 120, windowSeconds: 60 },
+    // High enough that no suite trips it by accident; test/rate-limit.test.ts sets its own.
+    rateLimit: { max: 1_000_000, windowSeconds: 60 },
     lifecycle: {},
     cursorSecret: 'test-secret',
     bodyLimitBytes: 64 * 1024,
+    logLevel: 'silent',
     ...overrides,
   };
 }
@@ -61,11 +64,14 @@ export const fixtureOrder = [
 ];
 
 export async function buildTestApp(
-  options: { catalog?: CatalogFile; config?: Partial<ServiceConfig> } = {},
+  options: { catalog?: CatalogFile; config?: Partial<ServiceConfig>; rateStore?: MemoryRateStore } = {},
 ): Promise<FastifyInstance> {
   const config = testConfig(options.config);
   const snapshot = createSnapshot(options.catalog ?? fixtureCatalog);
-  const app = await buildServer({ config, store: new SnapshotStore(snapshot), cursors: createCursorCodec(config.cursorSecret) });
+  const app = await buildServer(
+    { config, store: new SnapshotStore(snapshot), cursors: createCursorCodec(config.cursorSecret) },
+    { ...(options.rateStore ? { rateStore: options.rateStore } : {}) },
+  );
   await app.ready();
   return app;
 }

@@ -1,0 +1,82 @@
+// Processes and load for the benchmarks: every server runs in its own process, the load generator here.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export const BIN = fileURLToPath(new URL('../bin/cve-records.js', import.meta.url));
+
+export interface Server {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Spawns a node script and waits for its "Server listening at" line. */
+export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Server> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = /Server listening at (http:\/\/[^\s",]+)/.exec(output);
+      if (!match) return;
+      child.stdout!.off('data', onData);
+      child.stderr!.off('data', onData);
+      child.stdout!.resume();
+      child.stderr!.resume();
+      resolve({
+        url: match[1]!,
+        child,
+        stop: () =>
+          new Promise((done) => {
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${output}`)));
+  });
+}
+
+export function serveCatalog(records: string, extra: string[] = []): Promise<Server> {
+  // Request logging stays on (info, one line per request): it is part of what the service costs.
+  return spawnServer([BIN, 'serve', '--port', '0', '--records', records, '--rate-limit-max', '1000000', '--cursor-secret', 'bench', ...extra]);
+}
+
+export interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  /** CPU time the server process spent per request, in microseconds: its cost, whatever the load generator's. */
+  cpuMicros: number;
+}
+
+/** User + system CPU seconds a process has used so far, from /proc (Linux). */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
+export async function load(url: string, seconds: number, server: Server, options: Partial<autocannon.Options> = {}): Promise<Load> {
+  await autocannon({ url, duration: 1, connections: 16 }); // warm-up
+  const cpuBefore = cpuSeconds(server.child.pid!);
+  const result = await autocannon({ url, duration: seconds, connections: 16, ...options });
+  const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors,
+    cpuMicros: (cpu / result.requests.total) * 1e6,
+  };
+}
+
+export function table(rows: Array<Record<string, string | number>>): string {
+  const keys = Object.keys(rows[0] ?? {});
+  const cell = (v: string | number) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(2)) : v);
+  return [`| ${keys.join(' | ')} |`, `| ${keys.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${keys.map((k) => cell(r[k]!)).join(' | ')} |`)].join('\n');
+}

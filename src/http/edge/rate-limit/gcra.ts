@@ -1,0 +1,88 @@
+// GCRA (generic cell rate algorithm): `limit` requests per `window`, spread so that no burst across a
+// window edge can double the limit, as a fixed window would allow. Per key it keeps one number, the
+// theoretical arrival time (TAT): when the key's capacity is fully back.
+
+export interface RateDecision {
+  readonly allowed: boolean;
+  readonly limit: number;
+  readonly remaining: number;
+  /** Seconds until the full capacity is back. */
+  readonly resetSeconds: number;
+  /** Seconds to wait before a retry can succeed; 0 when allowed. */
+  readonly retryAfterSeconds: number;
+}
+
+export interface RatePolicy {
+  readonly limit: number;
+  readonly windowSeconds: number;
+}
+
+/** Given the stored TAT (ms) of a key, decides one request at `now` and returns the TAT to store. */
+export function gcra(policy: RatePolicy, storedTat: number | undefined, now: number): { decision: RateDecision; tat: number } {
+  const windowMs = policy.windowSeconds * 1000;
+  const interval = windowMs / policy.limit;
+  const tat = Math.max(storedTat ?? now, now);
+  const nextTat = tat + interval;
+  const allowAt = nextTat - windowMs;
+  if (now < allowAt) {
+    return {
+      tat,
+      decision: {
+        allowed: false,
+        limit: policy.limit,
+        remaining: 0,
+        resetSeconds: Math.ceil((tat - now) / 1000),
+        retryAfterSeconds: Math.max(1, Math.ceil((allowAt - now) / 1000)),
+      },
+    };
+  }
+  return {
+    tat: nextTat,
+    decision: {
+      allowed: true,
+      limit: policy.limit,
+      remaining: Math.floor((windowMs - (nextTat - now)) / interval + 1e-9),
+      resetSeconds: Math.ceil((nextTat - now) / 1000),
+      retryAfterSeconds: 0,
+    },
+  };
+}
+
+/**
+ * In-process store with bounded memory: past `maxKeys` it first drops keys whose capacity is fully back
+ * (forgetting them changes nothing), then the least recently touched ones. A flood of distinct
+ * addresses can make the oldest of them forget their budget, never grow the process without bound.
+ */
+export class MemoryRateStore {
+  readonly #tats = new Map<string, number>();
+
+  constructor(
+    readonly policy: RatePolicy,
+    readonly maxKeys = 100_000,
+    readonly clock: () => number = Date.now,
+  ) {}
+
+  get size(): number {
+    return this.#tats.size;
+  }
+
+  hit(key: string): RateDecision {
+    const now = this.clock();
+    const stored = this.#tats.get(key);
+    const { decision, tat } = gcra(this.policy, stored, now);
+    this.#tats.delete(key); // re-insert: Map order is then least recently touched first
+    this.#tats.set(key, tat);
+    if (this.#tats.size > this.maxKeys) this.#evict(now);
+    return decision;
+  }
+
+  #evict(now: number): void {
+    for (const [key, tat] of this.#tats) {
+      if (tat <= now) this.#tats.delete(key);
+    }
+    for (const key of this.#tats.keys()) {
+      if (this.#tats.size <= this.maxKeys * 0.9) break;
+      this.#tats.delete(key);
+    }
+  }
+}
