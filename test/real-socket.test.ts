@@ -40,6 +40,7 @@ describe('over a real socket', () => {
       expect(body.error.code).toBe('not_found');
       expect(response.headers['x-request-id']).toBe(body.requestId);
       expect(response.headers['access-control-allow-origin']).toBe('*');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
     }
   });
 

@@ -190,6 +190,7 @@ describe('errors (spec Errors section, rule 5 of Endpoints)', () => {
     const b = await get('/nope');
     expect(a.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(b.headers['x-request-id']).not.toBe(a.headers['x-request-id']);
+    for (const response of [a, b]) expect(response.headers['x-content-type-options']).toBe('nosniff');
   });
 });
 

@@ -80,6 +80,7 @@ function describeIssue(issue: ValidationIssue): string {
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-request-id', request.id);
+  reply.header('x-content-type-options', 'nosniff');
   reply.header('access-control-allow-origin', '*');
   reply.header('access-control-expose-headers', EXPOSED_HEADERS.join(', '));
   sendError(request, reply, toServiceError(error) ?? new ServiceError('not_found'));
