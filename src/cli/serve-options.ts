@@ -6,6 +6,8 @@ import type { ServiceConfig } from '../config.js';
 
 export const DEFAULT_RECORDS_FILE = fileURLToPath(new URL('../../data/cve-records.json', import.meta.url));
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
 const flags = {
   records: { env: 'CVE_RECORDS_FILE', help: 'catalog file to serve', default: 'data/cve-records.json (embedded)' },
   port: { env: 'CVE_RECORDS_PORT', help: 'TCP port', default: '8080' },
@@ -18,7 +20,7 @@ const flags = {
   'v1-deprecation': { env: 'CVE_RECORDS_V1_DEPRECATION', help: 'date v1 was deprecated (ISO 8601); sends Deprecation', default: 'none' },
   'v1-sunset': { env: 'CVE_RECORDS_V1_SUNSET', help: 'date v1 shuts down (ISO 8601); sends Sunset', default: 'none' },
   'v1-successor': { env: 'CVE_RECORDS_V1_SUCCESSOR', help: 'URL of the successor version', default: 'none' },
-  'log-level': { env: 'CVE_RECORDS_LOG_LEVEL', help: 'fatal, error, warn, info, debug, trace or silent', default: 'info' },
+  'log-level': { env: 'CVE_RECORDS_LOG_LEVEL', help: LOG_LEVELS.join(', '), default: 'info' },
 } as const;
 
 type Flag = keyof typeof flags;
@@ -70,7 +72,7 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): Servi
     lifecycle: { deprecation, sunset, successor },
     cursorSecret: get('cursor-secret') ?? randomBytes(32).toString('base64url'),
     bodyLimitBytes: 64 * 1024,
-    logLevel: oneOf('log-level', get('log-level') ?? 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    logLevel: oneOf('log-level', get('log-level') ?? 'info', LOG_LEVELS),
   };
 }
 

@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, errorCatalog, type ErrorResponse } from '../../contract/index.js';
 import { EXPOSED_HEADERS } from './cors.js';
+import { setEdgeHeaders } from './request-id.js';
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ServiceError): FastifyReply {
   const body: ErrorResponse = {
@@ -79,8 +80,7 @@ function describeIssue(issue: ValidationIssue): string {
  * onRequest hooks never ran for them, so the edge headers are set here.
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('x-request-id', request.id);
-  reply.header('x-content-type-options', 'nosniff');
+  setEdgeHeaders(request, reply);
   reply.header('access-control-allow-origin', '*');
   reply.header('access-control-expose-headers', EXPOSED_HEADERS.join(', '));
   sendError(request, reply, toServiceError(error) ?? new ServiceError('not_found'));
