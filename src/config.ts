@@ -9,6 +9,25 @@ export interface LifecycleConfig {
   readonly successor?: string | undefined;
 }
 
+/** Which peers may name the client in `Forwarded`/`X-Forwarded-For`. */
+export type TrustProxy =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'hops'; readonly hops: number }
+  | { readonly kind: 'addresses'; readonly list: readonly string[] };
+
+export interface Timeouts {
+  /** Time a client has to send the request headers (slow-loris defence). */
+  readonly headersMs: number;
+  /** Time a client has to send the whole request. */
+  readonly requestMs: number;
+  /** How long an idle keep-alive connection stays open. */
+  readonly keepAliveMs: number;
+  /** How long a stop waits for requests in flight before closing their connections. */
+  readonly shutdownMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, shutdownMs: 10_000 };
+
 export interface ServiceConfig {
   readonly host: string;
   readonly port: number;
@@ -16,7 +35,16 @@ export interface ServiceConfig {
   readonly baseUrl: string;
   readonly recordsFile: string;
   readonly siteName: string;
+  /** `max` 0 turns the limiter off (for a gateway that enforces the limit itself). */
   readonly rateLimit: { readonly max: number; readonly windowSeconds: number };
+  readonly trustProxy: TrustProxy;
+  /** Shared limiter counters; none means each process limits on its own. */
+  readonly redisUrl?: string | undefined;
+  /** Processes serving one port. */
+  readonly workers: number;
+  /** `Cache-Control: max-age` of records and discovery documents. */
+  readonly cacheMaxAgeSeconds: number;
+  readonly timeouts: Timeouts;
   readonly lifecycle: LifecycleConfig;
   /** Key of the cursor HMAC; replicas behind one name must share it. */
   readonly cursorSecret: string;

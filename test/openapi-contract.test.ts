@@ -66,12 +66,14 @@ describe('the served OpenAPI document', () => {
     );
   });
 
+  // Timeouts, oversized URLs or headers, the limit and failures can meet any request.
+  const anyRequest = [408, 414, 429, 431, 500];
   it.each([
-    ['/api/v1/cve-records', 'get', [200, 400, 404, 405, 429, 500]],
-    ['/api/v1/cve-records/{recordId}', 'get', [200, 404, 405, 429, 500]],
-    ['/api/v1/cve-records/batch', 'post', [200, 400, 404, 405, 429, 500]],
-    ['/ask', 'get', [200, 400, 404, 405, 429, 500]],
-    ['/api/v1/health', 'get', [200, 405, 429, 500]],
+    ['/api/v1/cve-records', 'get', [200, 304, 400, 404, 405, ...anyRequest]],
+    ['/api/v1/cve-records/{recordId}', 'get', [200, 304, 404, 405, ...anyRequest]],
+    ['/api/v1/cve-records/batch', 'post', [200, 400, 404, 405, ...anyRequest]],
+    ['/ask', 'get', [200, 400, 404, 405, ...anyRequest]],
+    ['/api/v1/health', 'get', [200, 405, ...anyRequest]],
   ])('documents the status codes of %s %s (spec rule 5)', (path, method, statuses) => {
     expect(contract.documentedStatuses(path, method).sort()).toEqual(statuses.sort());
   });

@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { ServiceConfig } from '../config.js';
+import { DEFAULT_TIMEOUTS, type ServiceConfig } from '../config.js';
+import { parseTrustProxy } from '../http/edge/client-address.js';
 
 export const DEFAULT_RECORDS_FILE = fileURLToPath(new URL('../../data/cve-records.json', import.meta.url));
 
@@ -16,6 +17,13 @@ const flags = {
   'site-name': { env: 'CVE_RECORDS_SITE_NAME', help: 'site name in search results', default: 'public-cve-records' },
   'rate-limit-max': { env: 'CVE_RECORDS_RATE_LIMIT_MAX', help: 'requests per window per address', default: '120' },
   'rate-limit-window': { env: 'CVE_RECORDS_RATE_LIMIT_WINDOW', help: 'window length in seconds', default: '60' },
+  'trust-proxy': { env: 'CVE_RECORDS_TRUST_PROXY', help: 'proxies whose Forwarded/X-Forwarded-For is believed: addresses and CIDRs, comma-separated, or a hop count', default: 'none' },
+  'redis-url': { env: 'CVE_RECORDS_REDIS_URL', help: 'Redis that holds the rate-limit counters shared by processes and replicas', default: 'none: each process limits alone' },
+  workers: { env: 'CVE_RECORDS_WORKERS', help: 'processes serving the port', default: '1' },
+  'cache-max-age': { env: 'CVE_RECORDS_CACHE_MAX_AGE', help: 'Cache-Control max-age of records and documents, in seconds', default: '300' },
+  'headers-timeout': { env: 'CVE_RECORDS_HEADERS_TIMEOUT', help: 'seconds a client has to send its request headers', default: String(DEFAULT_TIMEOUTS.headersMs / 1000) },
+  'keep-alive-timeout': { env: 'CVE_RECORDS_KEEP_ALIVE_TIMEOUT', help: 'seconds an idle keep-alive connection stays open', default: String(DEFAULT_TIMEOUTS.keepAliveMs / 1000) },
+  'shutdown-timeout': { env: 'CVE_RECORDS_SHUTDOWN_TIMEOUT', help: 'seconds a stop waits for requests in flight', default: String(DEFAULT_TIMEOUTS.shutdownMs / 1000) },
   'cursor-secret': { env: 'CVE_RECORDS_CURSOR_SECRET', help: 'key that signs cursors; share it between replicas', default: 'random per start' },
   'v1-deprecation': { env: 'CVE_RECORDS_V1_DEPRECATION', help: 'date v1 was deprecated (ISO 8601); sends Deprecation', default: 'none' },
   'v1-sunset': { env: 'CVE_RECORDS_V1_SUNSET', help: 'date v1 shuts down (ISO 8601); sends Sunset', default: 'none' },
@@ -66,14 +74,41 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): Servi
     recordsFile: get('records') ?? DEFAULT_RECORDS_FILE,
     siteName: get('site-name') ?? 'public-cve-records',
     rateLimit: {
-      max: integer('rate-limit-max', get('rate-limit-max') ?? '120', 1, 1_000_000),
+      max: integer('rate-limit-max', get('rate-limit-max') ?? '120', 0, 1_000_000),
       windowSeconds: integer('rate-limit-window', get('rate-limit-window') ?? '60', 1, 86_400),
+    },
+    trustProxy: trustProxy(get('trust-proxy') ?? 'none'),
+    redisUrl: redisUrl(get('redis-url')),
+    workers: integer('workers', get('workers') ?? '1', 1, 64),
+    cacheMaxAgeSeconds: integer('cache-max-age', get('cache-max-age') ?? '300', 0, 31_536_000),
+    timeouts: {
+      ...DEFAULT_TIMEOUTS,
+      headersMs: seconds('headers-timeout', get('headers-timeout'), DEFAULT_TIMEOUTS.headersMs),
+      keepAliveMs: seconds('keep-alive-timeout', get('keep-alive-timeout'), DEFAULT_TIMEOUTS.keepAliveMs),
+      shutdownMs: seconds('shutdown-timeout', get('shutdown-timeout'), DEFAULT_TIMEOUTS.shutdownMs),
     },
     lifecycle: { deprecation, sunset, successor },
     cursorSecret: get('cursor-secret') ?? randomBytes(32).toString('base64url'),
     bodyLimitBytes: 64 * 1024,
     logLevel: oneOf('log-level', get('log-level') ?? 'info', LOG_LEVELS),
   };
+}
+
+function trustProxy(text: string): ServiceConfig['trustProxy'] {
+  try {
+    return parseTrustProxy(text);
+  } catch (error) {
+    throw new UsageError(`--trust-proxy: ${(error as Error).message}`);
+  }
+}
+
+function redisUrl(text: string | undefined): string | undefined {
+  if (text !== undefined && !/^rediss?:\/\//.test(text)) throw new UsageError(`--redis-url: expected redis://host:port or rediss://..., got "${text}"`);
+  return text;
+}
+
+function seconds(name: string, text: string | undefined, fallbackMs: number): number {
+  return text === undefined ? fallbackMs : integer(name, text, 1, 3600) * 1000;
 }
 
 function oneOf(name: string, text: string, allowed: readonly string[]): string {

@@ -18,6 +18,9 @@ export const errorCatalog = {
   not_found: { status: 404, message: 'There is no endpoint at this path.' },
   record_not_found: { status: 404, message: 'There is no public record with this identifier.' },
   method_not_allowed: { status: 405, message: 'This endpoint does not support the HTTP method.' },
+  request_timeout: { status: 408, message: 'The request was not received in time; the connection is closed.' },
+  uri_too_long: { status: 414, message: 'The request URL is longer than this service accepts.' },
+  headers_too_large: { status: 431, message: 'The request headers are larger than this service accepts.' },
   rate_limited: { status: 429, message: 'The request limit for this address is exhausted; retry after `Retry-After` seconds.' },
   internal_error: { status: 500, message: 'The service could not complete the request.' },
 } as const satisfies Record<string, { status: number; message: string }>;

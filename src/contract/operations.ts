@@ -42,6 +42,8 @@ export interface Operation {
   readonly success: { readonly schema: TSchema; readonly description: string };
   /** The same operation also accepted as POST with this body (documented without an operationId of its own). */
   readonly postBody?: TSchema;
+  /** `public`: a 200 carries an ETag and a public max-age and answers If-None-Match with 304. */
+  readonly caching: 'public' | 'no-store';
   /** Documented error statuses besides 429 and 500, which every operation has. */
   readonly errors: readonly (400 | 404 | 405)[];
 }
@@ -55,6 +57,7 @@ export const operations: readonly Operation[] = [
     summary: 'Service health',
     description: 'Reports that the service is up, its version, and that it is read-only and never executes assessments.',
     success: { schema: Health, description: 'The service is healthy.' },
+    caching: 'no-store',
     errors: [405],
   },
   {
@@ -67,6 +70,7 @@ export const operations: readonly Operation[] = [
       'What the public interface can do: its callable operations, its limits, the boundary between public records ' +
       'and assessment execution, and absolute links to every document and surface.',
     success: { schema: Capabilities, description: 'The capabilities of the service.' },
+    caching: 'public',
     errors: [405],
   },
   {
@@ -79,6 +83,7 @@ export const operations: readonly Operation[] = [
       'Describes the contract sandbox: the contract checks it supports, that it is not persistent, and example ' +
       'requests that work against this service as written.',
     success: { schema: Sandbox, description: 'The sandbox description.' },
+    caching: 'public',
     errors: [405],
   },
   {
@@ -94,6 +99,7 @@ export const operations: readonly Operation[] = [
       'filters it was issued for. Unknown or repeated query parameters are rejected with 400.',
     query: ListQuery,
     success: { schema: CveRecordPage, description: 'One page of records.' },
+    caching: 'public',
     errors: [400, 404, 405],
   },
   {
@@ -107,6 +113,7 @@ export const operations: readonly Operation[] = [
       'an unknown one: 404 `record_not_found`.',
     params: RecordIdParams,
     success: { schema: CveRecord, description: 'The record.' },
+    caching: 'public',
     errors: [404, 405],
   },
   {
@@ -123,6 +130,7 @@ export const operations: readonly Operation[] = [
     headers: BatchHeaders,
     body: BatchRequest,
     success: { schema: BatchResponse, description: 'Records found and identifiers missing.' },
+    caching: 'no-store',
     errors: [400, 404, 405],
   },
   {
@@ -138,6 +146,7 @@ export const operations: readonly Operation[] = [
     query: AskQuery,
     postBody: AskQuery,
     success: { schema: NlwebResponse, description: 'Search results.' },
+    caching: 'no-store',
     errors: [400, 404, 405],
   },
 ];

@@ -5,9 +5,13 @@ import { registerCors } from './edge/cors.js';
 import { frameworkErrors, registerErrorHandling } from './edge/error-handler.js';
 import { registerLifecycleHeaders } from './edge/lifecycle.js';
 import { collectRoutes, registerMethodNotAllowed } from './edge/method-not-allowed.js';
-import { generateRequestId, registerRequestId } from './edge/request-id.js';
+import { generateRequestId, registerEdgeHeaders } from './edge/edge-headers.js';
+import { registerCaching } from './edge/caching.js';
+import { clientErrorHandler, connectionOptions, registerUrlLimit } from './edge/connection-limits.js';
 import { registerRequestLog } from './edge/request-log.js';
-import type { MemoryRateStore } from './edge/rate-limit/gcra.js';
+import { registerClientAddress } from './edge/client-address.js';
+import { MemoryRateStore, type RatePolicy, type RateStore } from './edge/rate-limit/gcra.js';
+import { RedisRateStore } from './edge/rate-limit/redis-store.js';
 import { registerRateLimit } from './edge/rate-limit/rate-limit.js';
 import { registerAskRoute } from './ask/ask-route.js';
 import { registerDiscoveryRoutes } from './discovery/discovery-routes.js';
@@ -17,8 +21,8 @@ import { registerServiceRoutes } from './rest/service-routes.js';
 export interface ServerOptions {
   /** A pino logger; none means no logging. */
   readonly logger?: FastifyServerOptions['loggerInstance'];
-  /** The limiter's store; tests pass one with a fake clock. */
-  readonly rateStore?: MemoryRateStore;
+  /** The limiter's store; tests pass one with a fake clock. By default the configuration decides. */
+  readonly rateStore?: RateStore;
 }
 
 export async function buildServer(ctx: ServiceContext, options: ServerOptions = {}): Promise<FastifyInstance> {
@@ -27,6 +31,8 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: generateRequestId,
     frameworkErrors,
+    clientErrorHandler,
+    ...connectionOptions(ctx.config.timeouts),
     bodyLimit: ctx.config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     ajv: {
@@ -37,11 +43,17 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
 
   // Bodies are JSON only; Fastify's default text/plain parser would let a string reach the schema.
   app.removeContentTypeParser('text/plain');
-  registerRequestId(app);
+  registerEdgeHeaders(app);
+  registerClientAddress(app, ctx.config.trustProxy);
   registerRequestLog(app);
   registerErrorHandling(app);
   await registerCors(app);
-  registerRateLimit(app, { limit: ctx.config.rateLimit.max, windowSeconds: ctx.config.rateLimit.windowSeconds }, options.rateStore);
+  if (ctx.config.rateLimit.max > 0) {
+    const policy: RatePolicy = { limit: ctx.config.rateLimit.max, windowSeconds: ctx.config.rateLimit.windowSeconds };
+    registerRateLimit(app, policy, options.rateStore ?? (await createRateStore(ctx, policy, app)));
+  }
+  registerUrlLimit(app);
+  registerCaching(app, ctx.config.cacheMaxAgeSeconds, () => ctx.store.current.version);
   const methodsByPath = collectRoutes(app);
 
   await app.register(async (v1) => {
@@ -53,4 +65,11 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
   registerDiscoveryRoutes(app, ctx);
   registerMethodNotAllowed(app, methodsByPath);
   return app;
+}
+
+async function createRateStore(ctx: ServiceContext, policy: RatePolicy, app: FastifyInstance): Promise<RateStore> {
+  if (!ctx.config.redisUrl) return new MemoryRateStore(policy);
+  const store = new RedisRateStore(ctx.config.redisUrl, policy, app.log);
+  await store.connect();
+  return store;
 }

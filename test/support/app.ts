@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { ServiceConfig } from '../../src/config.js';
+import { DEFAULT_TIMEOUTS, type ServiceConfig } from '../../src/config.js';
 import type { CatalogFile, CatalogRecord } from '../../src/contract/index.js';
 import { createCursorCodec } from '../../src/core/cursor.js';
 import { createSnapshot } from '../../src/core/snapshot.js';
 import { SnapshotStore } from '../../src/core/snapshot-store.js';
 import { buildServer } from '../../src/http/server.js';
-import type { MemoryRateStore } from '../../src/http/edge/rate-limit/gcra.js';
+import type { RateStore } from '../../src/http/edge/rate-limit/gcra.js';
 import { DEFAULT_RECORDS_FILE } from '../../src/cli/serve-options.js';
 import { readCatalogFile } from '../../src/sources/catalog-file.js';
 
@@ -20,6 +20,10 @@ export function testConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfi
     siteName: 'public-cve-records',
     // High enough that no suite trips it by accident; test/rate-limit.test.ts sets its own.
     rateLimit: { max: 1_000_000, windowSeconds: 60 },
+    trustProxy: { kind: 'none' },
+    workers: 1,
+    cacheMaxAgeSeconds: 300,
+    timeouts: DEFAULT_TIMEOUTS,
     lifecycle: {},
     cursorSecret: 'test-secret',
     bodyLimitBytes: 64 * 1024,
@@ -64,7 +68,7 @@ export const fixtureOrder = [
 ];
 
 export async function buildTestApp(
-  options: { catalog?: CatalogFile; config?: Partial<ServiceConfig>; rateStore?: MemoryRateStore } = {},
+  options: { catalog?: CatalogFile; config?: Partial<ServiceConfig>; rateStore?: RateStore } = {},
 ): Promise<FastifyInstance> {
   const config = testConfig(options.config);
   const snapshot = createSnapshot(options.catalog ?? fixtureCatalog);

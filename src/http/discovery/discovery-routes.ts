@@ -23,11 +23,11 @@ export function registerDiscoveryRoutes(app: FastifyInstance, ctx: ServiceContex
     // A Buffer goes out as is: Fastify would append a charset to a string, and a media type such as
     // the catalog's must reach the client exactly as registered.
     const body = Buffer.from(text);
-    app.get(path, (_request, reply) => reply.header('content-type', type).send(body));
+    app.get(path, { config: { caching: 'public' } }, (_request, reply) => reply.header('content-type', type).send(body));
   }
 
   const index = JSON.stringify({ name: SERVICE_NAME, version: SERVICE_VERSION, links: serviceLinks(baseUrl) });
-  app.get('/', (_request, reply) =>
+  app.get('/', { config: { caching: 'public' } }, (_request, reply) =>
     reply
       .header('link', `<${baseUrl}${API_CATALOG_PATH}>; rel="api-catalog"`)
       .type('application/json; charset=utf-8')

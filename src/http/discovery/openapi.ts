@@ -44,9 +44,15 @@ const errorResponseNames = {
   400: 'BadRequest',
   404: 'NotFound',
   405: 'MethodNotAllowed',
+  408: 'RequestTimeout',
+  414: 'UriTooLong',
   429: 'TooManyRequests',
+  431: 'HeadersTooLarge',
   500: 'InternalError',
 } as const;
+
+/** Statuses any request can meet, whatever its operation. */
+const EVERY_OPERATION_ERRORS = [408, 414, 429, 431, 500] as const;
 
 const rateLimitHeaders = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
 const lifecycleHeaderNames = ['Link', 'Deprecation', 'Sunset'];
@@ -75,6 +81,15 @@ const headers: Record<string, Json> = {
   'Retry-After': {
     description: 'Seconds to wait before retrying (decimal integer).',
     schema: { type: 'integer', minimum: 0 },
+  },
+  ETag: {
+    description:
+      'Strong validator of this representation: `"<first 8 characters of the dataset version>-<hash of the bytes>"`. Send it back as `If-None-Match` to get 304 when nothing changed.',
+    schema: { type: 'string', examples: ['"4f1c2a9b-Vq3pXo8d1bN6sJkR0aLmTw"'] },
+  },
+  'Cache-Control': {
+    description: '`public, max-age=<seconds>` on cacheable answers (records and documents); `no-store` on everything else.',
+    schema: { type: 'string', examples: ['public, max-age=300', 'no-store'] },
   },
   Allow: { description: 'The methods this path supports.', schema: { type: 'string', examples: ['GET, HEAD, OPTIONS'] } },
   Link: {
@@ -130,7 +145,14 @@ export function buildOpenApiDocument(config: ServiceConfig): Json {
 
 function operationObject(op: Operation, toRef: (schema: TSchema) => Json): Json {
   const versioned = op.path.startsWith('/api/v1/');
-  const successHeaders = ['X-Request-Id', ...rateLimitHeaders, ...(versioned ? lifecycleHeaderNames : [])];
+  const cacheable = op.caching === 'public';
+  const successHeaders = [
+    'X-Request-Id',
+    ...rateLimitHeaders,
+    'Cache-Control',
+    ...(cacheable ? ['ETag'] : []),
+    ...(versioned ? lifecycleHeaderNames : []),
+  ];
   const responses: Json = {
     200: {
       description: op.success.description,
@@ -138,7 +160,13 @@ function operationObject(op: Operation, toRef: (schema: TSchema) => Json): Json 
       content: { 'application/json': { schema: toRef(op.success.schema) } },
     },
   };
-  for (const status of [...op.errors, 429, 500] as const) {
+  if (cacheable) {
+    responses[304] = {
+      description: 'Not Modified: the representation named by `If-None-Match` is still current. No body.',
+      headers: headerRefs(successHeaders),
+    };
+  }
+  for (const status of [...op.errors, ...EVERY_OPERATION_ERRORS]) {
     responses[status] = { $ref: `#/components/responses/${errorResponseNames[status]}` };
   }
   return {
@@ -150,6 +178,7 @@ function operationObject(op: Operation, toRef: (schema: TSchema) => Json): Json 
       ...parametersOf(op.params, 'path', toRef),
       ...parametersOf(op.query, 'query', toRef),
       ...parametersOf(op.headers, 'header', toRef),
+      ...(cacheable ? [ifNoneMatch] : []),
     ],
     ...(op.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: toRef(op.body) } } } }
@@ -158,6 +187,14 @@ function operationObject(op: Operation, toRef: (schema: TSchema) => Json): Json 
     'x-lifecycle': { status: 'active', minimumSunsetNoticeDays: 90 },
   };
 }
+
+const ifNoneMatch: Json = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'ETags of representations the client holds; a match is answered with 304 and no body.',
+  schema: { type: 'string' },
+};
 
 function parametersOf(schema: TSchema | undefined, location: 'path' | 'query' | 'header', toRef: (s: TSchema) => Json): Json[] {
   if (!schema) return [];
@@ -187,7 +224,14 @@ function errorResponse(status: number): Json {
   const example = codes[0]!;
   return {
     description: `${statusText[status]}. \`error.code\` is one of: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
-    headers: headerRefs(['X-Request-Id', ...rateLimitHeaders, ...(status === 429 ? ['Retry-After'] : []), ...(status === 405 ? ['Allow'] : [])]),
+    headers: headerRefs([
+      'X-Request-Id',
+      // 408 and 431 are answered by the HTTP layer before the request reaches the limiter.
+      ...(status === 408 || status === 431 ? [] : rateLimitHeaders),
+      'Cache-Control',
+      ...(status === 429 ? ['Retry-After'] : []),
+      ...(status === 405 ? ['Allow'] : []),
+    ]),
     content: {
       'application/json': {
         schema: { $ref: '#/components/schemas/ErrorResponse' },
@@ -204,7 +248,10 @@ const statusText: Record<number, string> = {
   400: 'The request is invalid',
   404: 'The endpoint or the public record does not exist',
   405: 'The HTTP method is not supported by this path',
+  408: 'The client did not send its request in time; the connection is closed',
+  414: 'The request URL is too long',
   429: 'The request limit for the calling address is exhausted; wait `Retry-After` seconds',
+  431: 'The request headers are too large',
   500: 'The service could not complete the request',
 };
 

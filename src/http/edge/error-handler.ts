@@ -3,7 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, errorCatalog, type ErrorResponse } from '../../contract/index.js';
 import { EXPOSED_HEADERS } from './cors.js';
-import { setEdgeHeaders } from './request-id.js';
+import { setEdgeHeaders } from './edge-headers.js';
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ServiceError): FastifyReply {
   const body: ErrorResponse = {

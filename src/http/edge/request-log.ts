@@ -14,7 +14,7 @@ export function registerRequestLog(app: FastifyInstance): void {
         route: request.routeOptions.url ?? null,
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 100) / 100,
-        client: request.ip,
+        client: request.client,
       },
       'request',
     );

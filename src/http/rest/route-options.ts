@@ -15,6 +15,7 @@ export function operationRoute(operation: Operation, handler: Handler): RouteOpt
       ...(operation.body ? { body: operation.body } : {}),
       response: { 200: operation.success.schema },
     },
+    config: { caching: operation.caching },
     ...(operation.query ? { preValidation: rejectRepeatedParameters } : {}),
     handler,
   };

@@ -20,32 +20,33 @@ export interface RatePolicy {
 /** Given the stored TAT (ms) of a key, decides one request at `now` and returns the TAT to store. */
 export function gcra(policy: RatePolicy, storedTat: number | undefined, now: number): { decision: RateDecision; tat: number } {
   const windowMs = policy.windowSeconds * 1000;
-  const interval = windowMs / policy.limit;
   const tat = Math.max(storedTat ?? now, now);
-  const nextTat = tat + interval;
-  const allowAt = nextTat - windowMs;
-  if (now < allowAt) {
-    return {
-      tat,
-      decision: {
-        allowed: false,
-        limit: policy.limit,
-        remaining: 0,
-        resetSeconds: Math.ceil((tat - now) / 1000),
-        retryAfterSeconds: Math.max(1, Math.ceil((allowAt - now) / 1000)),
-      },
-    };
+  const nextTat = tat + windowMs / policy.limit;
+  const allowed = nextTat - windowMs <= now;
+  const stored = allowed ? nextTat : tat;
+  return { tat: stored, decision: decide(policy, allowed, stored, now) };
+}
+
+/**
+ * The headers' view of one decision, from the TAT stored after it. Shared by every store, so a store
+ * that decides elsewhere (Redis) reports exactly what the in-process one would.
+ */
+export function decide(policy: RatePolicy, allowed: boolean, tat: number, now: number): RateDecision {
+  const windowMs = policy.windowSeconds * 1000;
+  const interval = windowMs / policy.limit;
+  const resetSeconds = Math.ceil((tat - now) / 1000);
+  if (!allowed) {
+    const allowAt = tat + interval - windowMs;
+    return { allowed, limit: policy.limit, remaining: 0, resetSeconds, retryAfterSeconds: Math.max(1, Math.ceil((allowAt - now) / 1000)) };
   }
-  return {
-    tat: nextTat,
-    decision: {
-      allowed: true,
-      limit: policy.limit,
-      remaining: Math.floor((windowMs - (nextTat - now)) / interval + 1e-9),
-      resetSeconds: Math.ceil((nextTat - now) / 1000),
-      retryAfterSeconds: 0,
-    },
-  };
+  const remaining = Math.floor((windowMs - (tat - now)) / interval + 1e-9);
+  return { allowed, limit: policy.limit, remaining, resetSeconds, retryAfterSeconds: 0 };
+}
+
+/** Where decisions are made: in this process, or shared through Redis. */
+export interface RateStore {
+  hit(key: string): RateDecision | Promise<RateDecision>;
+  close?(): Promise<void>;
 }
 
 /**
@@ -53,7 +54,7 @@ export function gcra(policy: RatePolicy, storedTat: number | undefined, now: num
  * (forgetting them changes nothing), then the least recently touched ones. A flood of distinct
  * addresses can make the oldest of them forget their budget, never grow the process without bound.
  */
-export class MemoryRateStore {
+export class MemoryRateStore implements RateStore {
   readonly #tats = new Map<string, number>();
 
   constructor(

@@ -1,10 +1,10 @@
 // The per-address limit on every public request (404s and discovery documents included). CORS
 // preflights, which browsers send on their own, are answered before this hook and not counted.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../../contract/index.js';
+import { rateKey } from '../client-address.js';
 import { sendError } from '../error-handler.js';
-import type { RateDecision, RatePolicy } from './gcra.js';
-import { MemoryRateStore } from './gcra.js';
+import type { RateDecision, RatePolicy, RateStore } from './gcra.js';
 
 export function setRateLimitHeaders(reply: FastifyReply, decision: RateDecision, policy: RatePolicy): void {
   reply.header('ratelimit-limit', decision.limit);
@@ -13,11 +13,10 @@ export function setRateLimitHeaders(reply: FastifyReply, decision: RateDecision,
   reply.header('ratelimit-policy', `${policy.limit};w=${policy.windowSeconds}`);
 }
 
-export function registerRateLimit(app: FastifyInstance, policy: RatePolicy, store = new MemoryRateStore(policy)): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    const decision = store.hit(request.ip);
+export function registerRateLimit(app: FastifyInstance, policy: RatePolicy, store: RateStore): void {
+  const apply = (request: FastifyRequest, reply: FastifyReply, decision: RateDecision): void => {
     setRateLimitHeaders(reply, decision, policy);
-    if (decision.allowed) return done();
+    if (decision.allowed) return;
     reply.header('retry-after', decision.retryAfterSeconds);
     sendError(
       request,
@@ -28,6 +27,19 @@ export function registerRateLimit(app: FastifyInstance, policy: RatePolicy, stor
         retryAfterSeconds: decision.retryAfterSeconds,
       }),
     );
-    done();
+  };
+  // A plain hook, not an async one: the in-process store answers synchronously and should not pay
+  // for a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
+    const decision = store.hit(rateKey(request.client));
+    if (!(decision instanceof Promise)) {
+      apply(request, reply, decision);
+      return done();
+    }
+    decision.then((value) => {
+      apply(request, reply, value);
+      done();
+    }, done);
   });
+  app.addHook('onClose', async () => store.close?.());
 }

@@ -1,0 +1,55 @@
+// HTTP caching. Records and documents only change when the dataset or the service does, so their GET
+// answers carry a strong ETag and a public max-age, and a client that already holds the representation
+// gets 304 with no body. Everything else (errors, batch, search, health) says `no-store`.
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+
+export type CachePolicy = 'public' | 'no-store';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Whether a 200 GET of this route may be cached; routes without it are `no-store`. */
+    caching?: CachePolicy;
+  }
+}
+
+/**
+ * The ETag names the dataset version it was served from (so an operator can tell which data a client
+ * holds) and a hash of the exact bytes (so any change of representation, data or code, changes it).
+ */
+export function entityTag(datasetVersion: string, payload: string | Buffer): string {
+  return `"${datasetVersion.slice(0, 8)}-${createHash('sha1').update(payload).digest('base64url').slice(0, 22)}"`;
+}
+
+/** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): `W/` prefixes are ignored. */
+export function noneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((candidate) => {
+    const tag = candidate.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === etag;
+  });
+}
+
+export function registerCaching(app: FastifyInstance, maxAgeSeconds: number, datasetVersion: () => string): void {
+  const publicControl = `public, max-age=${maxAgeSeconds}`;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const cacheable =
+      request.routeOptions.config?.caching === 'public' &&
+      reply.statusCode === 200 &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      (typeof payload === 'string' || Buffer.isBuffer(payload));
+    if (!cacheable) {
+      reply.header('cache-control', 'no-store');
+      return done(null, payload);
+    }
+    const etag = entityTag(datasetVersion(), payload as string | Buffer);
+    reply.header('etag', etag);
+    reply.header('cache-control', publicControl);
+    if (!noneMatch(request.headers['if-none-match'], etag)) return done(null, payload);
+    reply.code(304);
+    reply.removeHeader('content-type');
+    reply.removeHeader('content-length');
+    // Fastify's HEAD handling, which runs after this hook, expects `undefined` for "no body".
+    done(null, request.method === 'HEAD' ? undefined : null);
+  });
+}
