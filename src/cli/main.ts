@@ -1,7 +1,8 @@
 // The `cve-records` command.
 import { CatalogError } from '../sources/catalog-file.js';
+import { isClusterWorker, runPrimary } from './cluster.js';
 import { parseServeOptions, serveHelp, UsageError } from './serve-options.js';
-import { serve } from './serve.js';
+import { serve, stopGracefully } from './serve.js';
 
 const USAGE = `Usage: cve-records <command> [options]
 
@@ -21,15 +22,21 @@ export async function main(argv: string[]): Promise<number> {
           process.stdout.write(serveHelp());
           return 0;
         }
+        if (config.workers > 1 && !isClusterWorker()) return await runPrimary(config);
         const app = await serve(config);
-        const stop = (): void =>
-          void app.close().then(
+        let stopping = false;
+        // SIGINT from a terminal reaches every worker as well as the primary's SIGTERM: stop once.
+        const stop = (): void => {
+          if (stopping) return;
+          stopping = true;
+          void stopGracefully(app, config.timeouts.shutdownMs).then(
             () => process.exit(0),
             (error: unknown) => {
               process.stderr.write(`cve-records: error while stopping: ${String(error)}\n`);
               process.exit(1);
             },
           );
+        };
         process.once('SIGTERM', stop);
         process.once('SIGINT', stop);
         return -1;

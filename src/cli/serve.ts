@@ -1,3 +1,4 @@
+import { Server } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { ServiceConfig } from '../config.js';
@@ -30,4 +31,23 @@ export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
   destination.flush(); // the startup lines must not wait for the buffer to fill
 
   return app;
+}
+
+/**
+ * Stops accepting connections and lets every open connection finish what it was sent: idle ones close
+ * after the keep-alive timeout, busy ones when their requests are answered. (http.Server#close would
+ * also cut a connection between two pipelined requests, losing the second.) Then the rest of the
+ * service closes (the limiter's Redis connection, the log). Connections still open after `deadlineMs`
+ * are cut, so a client that never stops cannot hold a deploy hostage.
+ */
+export async function stopGracefully(app: FastifyInstance, deadlineMs: number): Promise<void> {
+  app.log.info({ deadlineMs }, 'stopping: finishing requests in flight');
+  const deadline = setTimeout(() => {
+    app.log.warn({}, 'stopping: deadline reached, closing the remaining connections');
+    app.server.closeAllConnections();
+  }, deadlineMs);
+  deadline.unref();
+  await new Promise<void>((resolve) => Server.prototype.close.call(app.server, () => resolve()));
+  clearTimeout(deadline);
+  await app.close();
 }

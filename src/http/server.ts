@@ -32,6 +32,8 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
     genReqId: generateRequestId,
     frameworkErrors,
     clientErrorHandler,
+    // While stopping, requests already on open connections are answered, not refused with 503.
+    return503OnClosing: false,
     ...connectionOptions(ctx.config.timeouts),
     bodyLimit: ctx.config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
