@@ -4,7 +4,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
-import { load, serveCatalog, spawnServer, table } from './support.js';
+import type autocannon from 'autocannon';
+import { load, serveCatalog, spawnServer, table, type Load } from './support.js';
 import { writeSyntheticCatalog } from './synthetic-catalog.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -36,6 +37,70 @@ async function throughput(): Promise<void> {
   console.log(table([row('bare Fastify, constant JSON', baseline), row('get one record', getOne, 0.8), row('list, limit=20', list, 0.6)]));
 }
 
+/** Requests from `count` distinct client addresses, named by a trusted proxy's X-Forwarded-For. */
+function manyClients(path: string, count = 65_536): Partial<autocannon.Options> {
+  let next = 0;
+  return {
+    requests: [
+      {
+        method: 'GET',
+        path,
+        setupRequest: (request) => {
+          const n = next++ % count;
+          return { ...request, headers: { ...request.headers, 'x-forwarded-for': `10.${n >> 16}.${(n >> 8) & 255}.${n & 255}` } };
+        },
+      },
+    ],
+  };
+}
+
+async function limiter(): Promise<void> {
+  const path = '/api/v1/cve-records/CVE-2025-24530';
+  const proxy = ['--trust-proxy', '127.0.0.1'];
+  const measure = async (extra: string[]) => {
+    const service = await serveCatalog(DEFAULT_RECORDS_FILE, [...proxy, ...extra]);
+    const result = await load(`${service.url}${path}`, SECONDS, service, manyClients(path));
+    await service.stop();
+    return result;
+  };
+  const off = await measure(['--rate-limit-max', '0']);
+  const memory = await measure([]);
+  const redis = await measure(['--redis-url', process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379']);
+  const row = (name: string, r: Load, target?: number) => ({
+    case: name,
+    'req/s': Math.round(r.rps),
+    'p99 ms': r.p99,
+    'req/s ratio to off': r.rps / off.rps,
+    'server CPU µs/req': r.cpuMicros,
+    target: target === undefined ? '' : `>= ${target}`,
+    met: target === undefined ? '' : r.rps / off.rps >= target ? 'yes' : 'NO',
+    'non-2xx': r.non2xx,
+  });
+  console.log('\n### Rate limiter: get one record from 65,536 client addresses (X-Forwarded-For from a trusted proxy)\n');
+  console.log(table([row('limiter off', off), row('in-process limiter', memory, 0.9), row('Redis limiter (local Redis)', redis, 0.7)]));
+}
+
+async function workers(): Promise<void> {
+  const path = '/api/v1/cve-records?limit=20';
+  const measure = async (count: number) => {
+    const service = await serveCatalog(DEFAULT_RECORDS_FILE, ['--workers', String(count)]);
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // every worker is listening
+    const result = await load(`${service.url}${path}`, SECONDS, service);
+    await service.stop();
+    return result;
+  };
+  const one = await measure(1);
+  const two = await measure(2);
+  console.log('\n### --workers 2 against one process (list, limit=20)\n');
+  console.log(
+    table([
+      { workers: 1, 'req/s': Math.round(one.rps), 'p50 ms': one.p50, 'p99 ms': one.p99, ratio: 1, 'non-2xx': one.non2xx },
+      { workers: 2, 'req/s': Math.round(two.rps), 'p50 ms': two.p50, 'p99 ms': two.p99, ratio: two.rps / one.rps, 'non-2xx': two.non2xx },
+    ]),
+  );
+  console.log('\nThe machine has 2 cores and autocannon runs on them too: two workers compete with the load generator for the same cores.');
+}
+
 async function deepPages(): Promise<void> {
   const file = join(await mkdtemp(join(tmpdir(), 'bench-')), 'catalog-100k.json');
   await writeSyntheticCatalog(file, 100_000);
@@ -62,5 +127,8 @@ async function deepPages(): Promise<void> {
 
 console.log(`# npm run bench (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model.trim()}, ${SECONDS} s per case, 16 connections)`);
 console.log('The load generator (autocannon) runs in this process and shares the cores with the server under test.');
-await throughput();
-await deepPages();
+const only = process.argv[2];
+if (!only || only === 'throughput') await throughput();
+if (!only || only === 'limiter') await limiter();
+if (!only || only === 'workers') await workers();
+if (!only || only === 'pages') await deepPages();

@@ -38,7 +38,7 @@ describe('cve-records CLI', () => {
       const body = (await capabilities.body.json()) as { links: Record<string, string>; dataset: { records: number } };
       expect(body.links.health).toBe('https://cve.example.org/api/v1/health');
       expect(body.dataset.records).toBeGreaterThan(10_000);
-      expect(server.output()).toMatch(/serving \d+ records at https:\/\/cve\.example\.org/);
+      expect(server.output()).toMatch(/serving \d+ records at http:\/\/127\.0\.0\.1:\d+ \(public URL https:\/\/cve\.example\.org\)/);
     } finally {
       expect(await server.stop()).toBe(0);
     }

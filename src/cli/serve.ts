@@ -23,10 +23,10 @@ export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
   // flush() ends with an fsync, which fails (EINVAL) when stdout is a pipe or /dev/null; the lines are
   // written by then, and a failed fsync must not turn a clean stop into a crash.
   app.addHook('onClose', (_instance, done) => destination.flush(() => done()));
-  await app.listen({ host: config.host, port: config.port });
+  const address = await app.listen({ host: config.host, port: config.port });
   app.log.info(
-    { records: snapshot.size, datasetVersion: snapshot.version, lastVerified: snapshot.lastVerified, version: SERVICE_VERSION },
-    `public-cve-records ${SERVICE_VERSION} serving ${snapshot.size} records at ${config.baseUrl}`,
+    { address, records: snapshot.size, datasetVersion: snapshot.version, lastVerified: snapshot.lastVerified, version: SERVICE_VERSION },
+    `public-cve-records ${SERVICE_VERSION} serving ${snapshot.size} records at ${address} (public URL ${config.baseUrl})`,
   );
   destination.flush(); // the startup lines must not wait for the buffer to fill
 

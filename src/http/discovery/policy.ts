@@ -36,9 +36,12 @@ ${status}
   - \`Link: <${config.baseUrl}/api-policy.md>; rel="deprecation"\`, and \`rel="successor-version"\` when known.
 - Before deprecation none of these headers is sent.
 
-## Rate limit headers
+## Rate limit
 
-Every response carries:
+Each connecting address may send ${max} requests per ${windowSeconds} seconds; IPv6 clients share one budget
+per /64 network. Capacity returns steadily (GCRA: one request every ${windowSeconds}/${max} seconds), so a
+burst across a window edge cannot double the limit. Every request counts, 404s included; CORS preflights
+do not. Every response carries:
 
 | header | format |
 | --- | --- |
@@ -48,6 +51,13 @@ Every response carries:
 | \`RateLimit-Policy\` | \`<limit>;w=<window seconds>\`: \`${max};w=${windowSeconds}\` |
 
 A 429 also carries \`Retry-After\` in seconds. Wait that long before retrying.
+
+## Caching
+
+Records, capabilities, the sandbox and the documents of the service carry a strong \`ETag\` and
+\`Cache-Control: public, max-age=${config.cacheMaxAgeSeconds}\`; send the ETag back in \`If-None-Match\` and an
+unchanged answer is 304 with no body (it still counts against the limit). ETags change whenever the
+dataset or the representation does. Health, batch, search and every error are \`no-store\`.
 
 ## Contract
 
