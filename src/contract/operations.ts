@@ -2,7 +2,12 @@
 // OpenAPI document is generated from it, so the served contract and the running server cannot drift.
 import type { TSchema } from 'typebox';
 import {
+  AskCompleteEvent,
+  AskErrorEvent,
+  AskPostBody,
   AskQuery,
+  AskResultEvent,
+  AskStartEvent,
   BatchHeaders,
   BatchRequest,
   BatchResponse,
@@ -42,6 +47,8 @@ export interface Operation {
   readonly success: { readonly schema: TSchema; readonly description: string };
   /** The same operation also accepted as POST with this body (documented without an operationId of its own). */
   readonly postBody?: TSchema;
+  /** The success answer may instead be a Server-Sent Events stream of these named events. */
+  readonly eventStream?: { readonly description: string; readonly events: Readonly<Record<string, TSchema>> };
   /** `public`: a 200 carries an ETag and a public max-age and answers If-None-Match with 304. */
   readonly caching: 'public' | 'no-store';
   /** Documented error statuses besides 429 and 500, which every operation has. */
@@ -144,8 +151,15 @@ export const operations: readonly Operation[] = [
       'from 0 to 1. With `stream=true` or `Accept: text/event-stream` the answer is a Server-Sent Events stream. ' +
       '`POST /ask` accepts the same parameters.',
     query: AskQuery,
-    postBody: AskQuery,
-    success: { schema: NlwebResponse, description: 'Search results.' },
+    postBody: AskPostBody,
+    success: { schema: NlwebResponse, description: 'Search results, best first.' },
+    eventStream: {
+      description:
+        'With `stream=true` (or `streaming`) or `Accept: text/event-stream`: an event stream (NLWeb v0.55). Events, each ' +
+        'with JSON `data`: `start`, one `result` per item in rank order, then `complete`. A failure mid-stream sends ' +
+        '`error` and then `complete`. Comment lines (`: keep-alive`) may arrive between events.',
+      events: { start: AskStartEvent, result: AskResultEvent, complete: AskCompleteEvent, error: AskErrorEvent },
+    },
     caching: 'no-store',
     errors: [400, 404, 405],
   },

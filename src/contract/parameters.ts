@@ -45,18 +45,79 @@ export const BatchHeaders = Type.Object({
   ),
 });
 
+export const ASK_LIMIT = { min: 1, max: 50, default: 10 } as const;
+export const ASK_MODES = ['list'] as const;
+
+const streamFlag = (description: string) => Type.Boolean({ description });
+
+/** `/ask` parameters: the spec's `query` and `stream`, plus what NLWeb clients send. */
 export const AskQuery = Type.Object(
   {
     query: Type.Optional(
       Type.String({
         maxLength: MAX_QUERY_LENGTH,
-        description: 'A CVE identifier, project or publication status to search for. Defaults to `public CVE records`.',
+        description:
+          'What to search for: CVE ids in any spelling, project names (typos and aliases tolerated), status words ' +
+          '("public", "not yet public"), years ("since 2023") and free text. Defaults to `public CVE records`.',
       }),
     ),
-    stream: Type.Optional(
-      Type.Boolean({ default: false, description: 'When true, the answer is a Server-Sent Events stream.' }),
+    stream: Type.Optional(streamFlag('When true, the answer is a Server-Sent Events stream (also `true/false/1/0`).')),
+    streaming: Type.Optional(streamFlag('NLWeb name of `stream`.')),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: ASK_LIMIT.min,
+        maximum: ASK_LIMIT.max,
+        default: ASK_LIMIT.default,
+        description: `Maximum number of results, ${ASK_LIMIT.min} to ${ASK_LIMIT.max}.`,
+      }),
     ),
+    query_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        pattern: '^[A-Za-z0-9._:-]+$',
+        description: 'NLWeb: the caller\'s id for this query, echoed in the answer; generated when absent.',
+      }),
+    ),
+    site: Type.Optional(Type.String({ maxLength: 200, description: 'NLWeb: the site to search. This service is one site; the value is accepted and not used.' })),
+    prev: Type.Optional(
+      Type.String({ maxLength: 2048, description: 'NLWeb: earlier queries of the conversation, comma-separated. Accepted and not used.' }),
+    ),
+    mode: Type.Optional(Type.String({ maxLength: 32, description: 'NLWeb answer mode. Only `list` is supported; another value is a 400.' })),
+    generate_mode: Type.Optional(Type.String({ maxLength: 32, description: 'NLWeb name of `mode`.' })),
   },
   { additionalProperties: false },
 );
 export type AskQuery = Static<typeof AskQuery>;
+
+/** The NLWeb structured request body: `{"query": {"text": ...}, "prefer": {...}}`. */
+export const AskStructuredBody = Type.Object(
+  {
+    query: Type.Object(
+      {
+        text: Type.Optional(Type.String({ maxLength: MAX_QUERY_LENGTH, description: 'What to search for.' })),
+        site: Type.Optional(Type.String({ maxLength: 200 })),
+        prev: Type.Optional(Type.Array(Type.String({ maxLength: MAX_QUERY_LENGTH }), { maxItems: 20 })),
+      },
+      { additionalProperties: false },
+    ),
+    prefer: Type.Optional(
+      Type.Object(
+        {
+          streaming: Type.Optional(Type.Boolean()),
+          mode: Type.Optional(Type.String({ maxLength: 32 })),
+          limit: Type.Optional(Type.Integer({ minimum: ASK_LIMIT.min, maximum: ASK_LIMIT.max })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    meta: Type.Optional(
+      Type.Object({ query_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' })) }, { additionalProperties: true }),
+    ),
+  },
+  { additionalProperties: false, description: 'NLWeb structured request.' },
+);
+export type AskStructuredBody = Static<typeof AskStructuredBody>;
+
+/** What `POST /ask` accepts: the GET parameters as a JSON object or a form, or the NLWeb structured body. */
+export const AskPostBody = Type.Union([AskQuery, AskStructuredBody]);

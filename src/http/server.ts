@@ -63,7 +63,7 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
     registerServiceRoutes(v1, ctx);
     registerRecordRoutes(v1, ctx);
   });
-  registerAskRoute(app, ctx);
+  await registerAskRoute(app, ctx);
   registerDiscoveryRoutes(app, ctx);
   registerMethodNotAllowed(app, methodsByPath);
   return app;

@@ -30,6 +30,13 @@ export class OpenApiValidator {
     return Object.keys(this.operation(path, method)?.responses ?? {}).map(Number);
   }
 
+  /** Validation errors of a value against a named component schema, or null when it is valid. */
+  componentErrors(name: string, value: unknown): string | null {
+    const validate = this.#ajv.getSchema(`openapi#/components/schemas/${name}`);
+    if (!validate) return `no component schema ${name}`;
+    return validate(value) ? null : JSON.stringify(validate.errors);
+  }
+
   /** Asserts the status is documented for the operation and the body matches its schema. */
   check(path: string, method: string, response: ResponseLike, contentType = 'application/json'): void {
     const op = this.operation(path, method);

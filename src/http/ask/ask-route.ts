@@ -1,47 +1,74 @@
-// GET and POST /ask: NLWeb-compatible search, as JSON or as a Server-Sent Events stream.
-import { randomUUID } from 'node:crypto';
+// GET and POST /ask: NLWeb-compatible search, as JSON or as a Server-Sent Events stream. The same search
+// answers both, so the stream and the JSON carry the same results for the same query.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { operations, type AskQuery, type NlwebResponse, type NlwebResult } from '../../contract/index.js';
-import { DEFAULT_SEARCH_PHRASE, searchRecords } from '../../core/search/search.js';
+import { AskQuery, ServiceError, errorCatalog, operations, type NlwebResponse } from '../../contract/index.js';
+import { searchRecords } from '../../core/search/search.js';
 import type { ServiceContext } from '../context.js';
-import { operation, operationRoute } from '../rest/route-options.js';
+import { operation, operationRoute, rejectRepeatedParameters } from '../rest/route-options.js';
+import { flattenStructuredBody, normalizeFlags, toAskRequest, type AskRequest } from './ask-request.js';
+import { openEventStream } from './event-stream.js';
 import { toNlwebResult } from './nlweb-results.js';
 
-const RESULT_LIMIT = 10;
-
-export function registerAskRoute(app: FastifyInstance, ctx: ServiceContext): void {
+export async function registerAskRoute(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   const op = operation(operations, 'searchPublicRecordsWithNlweb');
+
   const answer = (params: AskQuery, request: FastifyRequest, reply: FastifyReply) => {
-    const query = params.query?.trim() || DEFAULT_SEARCH_PHRASE;
-    const queryId = randomUUID();
-    const results = searchRecords(ctx.store.current, query, RESULT_LIMIT).map((hit) =>
-      toNlwebResult(hit, ctx.config.baseUrl, ctx.config.siteName),
-    );
-    const wantsStream = params.stream === true || (request.headers.accept ?? '').includes('text/event-stream');
+    const ask = toAskRequest(params, request);
     reply.header('vary', 'Accept');
-    if (!wantsStream) return { query_id: queryId, results } satisfies NlwebResponse;
-    return streamResults(reply, queryId, query, results);
+    const response: NlwebResponse = {
+      query_id: ask.queryId,
+      query: ask.query,
+      results: searchRecords(ctx.store.current, ask.query, ask.limit).map((hit) => toNlwebResult(hit, ctx.config.baseUrl, ctx.config.siteName)),
+    };
+    if (!ask.stream) return response;
+    return streamAnswer(reply, request, ask, response);
   };
-  app.route(operationRoute(op, (request, reply) => answer(request.query as AskQuery, request, reply)));
+
   app.route({
-    ...operationRoute({ ...op, method: 'POST', query: undefined, body: op.postBody }, (request, reply) =>
-      answer((request.body ?? {}) as AskQuery, request, reply),
-    ),
+    ...operationRoute(op, (request, reply) => answer(request.query as AskQuery, request, reply)),
+    preValidation: (request, reply, done) => {
+      normalizeFlags(request.query);
+      rejectRepeatedParameters(request, reply, done);
+    },
+  });
+
+  // POST takes a JSON object (flat or NLWeb structured) or a form; the form parser is scoped to /ask so
+  // other POSTs keep answering a form with 400 unsupported_media_type.
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+      const fields: Record<string, string | string[]> = {};
+      for (const [name, value] of new URLSearchParams(body as string)) {
+        const seen = fields[name];
+        fields[name] = seen === undefined ? value : ([] as string[]).concat(seen, value);
+      }
+      done(null, fields);
+    });
+    scope.route({
+      ...operationRoute({ ...op, method: 'POST', query: undefined, body: AskQuery }, (request, reply) =>
+        answer((request.body ?? {}) as AskQuery, request, reply),
+      ),
+      preValidation: (request, _reply, done) => {
+        request.body = normalizeFlags(flattenStructuredBody(request.body));
+        done();
+      },
+    });
   });
 }
 
-function streamResults(reply: FastifyReply, queryId: string, query: string, results: NlwebResult[]): FastifyReply {
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
-    ...(reply.getHeaders() as Record<string, string>),
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-  });
-  const send = (event: string, data: unknown) => raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  send('start', { query_id: queryId, query });
-  results.forEach((item, index) => send('result', { index, item }));
-  send('complete', { query_id: queryId, count: results.length });
-  raw.end();
+async function streamAnswer(reply: FastifyReply, request: FastifyRequest, ask: AskRequest, response: NlwebResponse): Promise<FastifyReply> {
+  const stream = openEventStream(reply);
+  try {
+    if (await stream.send('start', { query_id: ask.queryId, query: ask.query })) {
+      for (const [index, item] of response.results.entries()) {
+        if (!(await stream.send('result', { index, item }))) break;
+      }
+    }
+  } catch (error) {
+    request.log.error({ err: error }, 'search stream failed');
+    const failure = new ServiceError('internal_error');
+    await stream.send('error', { code: failure.code, message: errorCatalog[failure.code].message, requestId: request.id });
+  }
+  await stream.send('complete', { query_id: ask.queryId, count: response.results.length });
+  stream.end();
   return reply;
 }

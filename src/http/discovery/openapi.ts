@@ -2,6 +2,11 @@
 // catalog. Nothing in it is written twice: a schema change shows up here, in validation and in types.
 import type { TSchema } from 'typebox';
 import {
+  AskCompleteEvent,
+  AskErrorEvent,
+  AskResultEvent,
+  AskStartEvent,
+  AskStructuredBody,
   BatchRequest,
   BatchResponse,
   Capabilities,
@@ -37,6 +42,11 @@ const namedSchemas: Record<string, TSchema> = {
   Sandbox,
   NlwebResult,
   NlwebResponse,
+  AskStructuredBody,
+  AskStartEvent,
+  AskResultEvent,
+  AskCompleteEvent,
+  AskErrorEvent,
   ErrorResponse,
 };
 
@@ -155,9 +165,19 @@ function operationObject(op: Operation, toRef: (schema: TSchema) => Json): Json 
   ];
   const responses: Json = {
     200: {
-      description: op.success.description,
+      description: op.eventStream ? `${op.success.description} ${op.eventStream.description}` : op.success.description,
       headers: headerRefs(successHeaders),
-      content: { 'application/json': { schema: toRef(op.success.schema) } },
+      content: {
+        'application/json': { schema: toRef(op.success.schema) },
+        ...(op.eventStream
+          ? {
+              'text/event-stream': {
+                schema: { type: 'string', description: 'Server-Sent Events; see `x-events` for the data of each event.' },
+                'x-events': Object.fromEntries(Object.entries(op.eventStream.events).map(([name, schema]) => [name, toRef(schema)])),
+              },
+            }
+          : {}),
+      },
     },
   };
   if (cacheable) {

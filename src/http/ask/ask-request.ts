@@ -1,0 +1,63 @@
+// What a caller asked of /ask, whichever way it was sent: GET parameters, a POST JSON object or form with
+// the same names, or the NLWeb structured body. Everything ends up as one AskRequest.
+import { randomUUID } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { ASK_LIMIT, ASK_MODES, ServiceError, type AskQuery, type AskStructuredBody } from '../../contract/index.js';
+import { DEFAULT_SEARCH_PHRASE } from '../../core/search/search.js';
+
+export interface AskRequest {
+  readonly query: string;
+  readonly queryId: string;
+  readonly limit: number;
+  readonly stream: boolean;
+}
+
+/** NLWeb's structured body, flattened to the GET parameter names before validation. */
+export function flattenStructuredBody(body: unknown): unknown {
+  if (!isObject(body) || !isObject(body.query)) return body;
+  const { query, prefer, meta, ...rest } = body as AskStructuredBody & Record<string, unknown>;
+  const flat: Record<string, unknown> = { ...rest };
+  const put = (name: string, value: unknown) => value !== undefined && (flat[name] = value);
+  for (const [name, value] of Object.entries(query)) {
+    if (name === 'text') put('query', value);
+    else if (name === 'prev') put('prev', Array.isArray(value) ? value.join(',') : value);
+    else put(name, value);
+  }
+  if (isObject(prefer)) for (const [name, value] of Object.entries(prefer)) put(name, value);
+  else put('prefer', prefer);
+  if (isObject(meta)) put('query_id', meta.query_id);
+  else put('meta', meta);
+  return flat;
+}
+
+/** NLWeb clients send `streaming=1`/`0`; JSON Schema coercion only knows `true`/`false`. */
+export function normalizeFlags(fields: unknown): unknown {
+  if (!isObject(fields)) return fields;
+  for (const name of ['stream', 'streaming']) {
+    if (fields[name] === '1' || fields[name] === 1) fields[name] = true;
+    else if (fields[name] === '0' || fields[name] === 0) fields[name] = false;
+  }
+  return fields;
+}
+
+export function toAskRequest(params: AskQuery, request: FastifyRequest): AskRequest {
+  const mode = params.mode ?? params.generate_mode ?? 'list';
+  if (!(ASK_MODES as readonly string[]).includes(mode)) {
+    const parameter = params.mode !== undefined ? 'mode' : 'generate_mode';
+    throw new ServiceError('invalid_parameter', `${parameter} "${mode}" is not supported; this service answers in mode "list" only.`, {
+      parameter,
+      supported: ASK_MODES,
+    });
+  }
+  const accept = request.headers.accept ?? '';
+  return {
+    query: params.query?.trim() || DEFAULT_SEARCH_PHRASE,
+    queryId: params.query_id ?? randomUUID(),
+    limit: params.limit ?? ASK_LIMIT.default,
+    stream: params.stream ?? params.streaming ?? accept.includes('text/event-stream'),
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
