@@ -194,6 +194,6 @@ describe('the event stream', () => {
   it('answers bad parameters with an ErrorResponse, not a stream', async () => {
     const response = await fetch(`${baseUrl}/ask?stream=true&mode=summarize`, { headers: { accept: 'text/event-stream' } });
     expect(response.status).toBe(400);
-    expect((await response.json()).error.code).toBe('invalid_parameter');
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_parameter');
   });
 });
