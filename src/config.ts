@@ -34,6 +34,10 @@ export interface ServiceConfig {
   /** Public origin of the service, without a trailing slash, e.g. `https://cve.example.org`. */
   readonly baseUrl: string;
   readonly recordsFile: string;
+  /** PostgreSQL holding the records for every replica; when set, it is the source instead of the file. */
+  readonly databaseUrl?: string | undefined;
+  /** Catalog file served when PostgreSQL is unreachable at start; none means such a start fails. */
+  readonly fallbackRecordsFile?: string | undefined;
   readonly siteName: string;
   /** `max` 0 turns the limiter off (for a gateway that enforces the limit itself). */
   readonly rateLimit: { readonly max: number; readonly windowSeconds: number };
@@ -49,6 +53,11 @@ export interface ServiceConfig {
   /** Key of the cursor HMAC; replicas behind one name must share it. */
   readonly cursorSecret: string;
   readonly bodyLimitBytes: number;
+  /**
+   * Hostnames (port-agnostic, IPv6 in brackets) of browser pages allowed to call /mcp, besides the
+   * service's own. Unset: loopback pages only when bound to a loopback address, any page otherwise.
+   */
+  readonly mcpAllowedOrigins?: readonly string[] | undefined;
   /** pino level: fatal, error, warn, info, debug, trace or silent. */
   readonly logLevel: string;
 }

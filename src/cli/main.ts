@@ -1,13 +1,19 @@
 // The `cve-records` command.
 import { CatalogError } from '../sources/catalog-file.js';
+import { DatabaseError } from '../sources/postgres/database.js';
+import { runDb, runValidate } from './catalog-commands.js';
 import { isClusterWorker, runPrimary } from './cluster.js';
+import { runImport } from './import-command.js';
 import { parseServeOptions, serveHelp, UsageError } from './serve-options.js';
 import { serve, stopGracefully } from './serve.js';
 
 const USAGE = `Usage: cve-records <command> [options]
 
 Commands:
-  serve     serve the public CVE records API (the default)
+  serve       serve the public CVE records API (the default)
+  import      import CVE JSON 5 records into a catalog file or PostgreSQL
+  validate    check a catalog file and print every problem
+  db migrate  create or upgrade the PostgreSQL schema
 
 Run "cve-records <command> --help" for the options of a command.
 `;
@@ -41,6 +47,12 @@ export async function main(argv: string[]): Promise<number> {
         process.once('SIGINT', stop);
         return -1;
       }
+      case 'import':
+        return await runImport(rest, process.env);
+      case 'validate':
+        return await runValidate(rest);
+      case 'db':
+        return await runDb(rest, process.env);
       case 'help':
       case '--help':
         process.stdout.write(USAGE);
@@ -53,6 +65,10 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`cve-records ${command}: ${(error as Error).message}\n`);
       return 2;
+    }
+    if (error instanceof DatabaseError) {
+      process.stderr.write(`cve-records: ${error.message}\n`);
+      return 1;
     }
     if (error instanceof CatalogError) {
       process.stderr.write(`cve-records: cannot serve the catalog\n${error.message}\n`);

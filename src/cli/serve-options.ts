@@ -11,6 +11,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 const flags = {
   records: { env: 'CVE_RECORDS_FILE', help: 'catalog file to serve', default: 'data/cve-records.json (embedded)' },
+  'database-url': { env: 'CVE_RECORDS_DATABASE_URL', help: 'PostgreSQL holding the records (instead of --records); replicas follow its changes', default: 'none' },
+  'fallback-records': { env: 'CVE_RECORDS_FALLBACK_RECORDS', help: 'catalog file served when PostgreSQL is unreachable at start', default: 'none: such a start fails' },
   port: { env: 'CVE_RECORDS_PORT', help: 'TCP port', default: '8080' },
   host: { env: 'CVE_RECORDS_HOST', help: 'address to bind', default: '127.0.0.1' },
   'base-url': { env: 'CVE_RECORDS_BASE_URL', help: 'public origin used in absolute links', default: 'http://<host>:<port>' },
@@ -72,6 +74,8 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): Servi
     port,
     baseUrl,
     recordsFile: get('records') ?? DEFAULT_RECORDS_FILE,
+    databaseUrl: databaseUrl(get('database-url')),
+    fallbackRecordsFile: get('fallback-records'),
     siteName: get('site-name') ?? 'public-cve-records',
     rateLimit: {
       max: integer('rate-limit-max', get('rate-limit-max') ?? '120', 0, 1_000_000),
@@ -100,6 +104,11 @@ function trustProxy(text: string): ServiceConfig['trustProxy'] {
   } catch (error) {
     throw new UsageError(`--trust-proxy: ${(error as Error).message}`);
   }
+}
+
+export function databaseUrl(text: string | undefined): string | undefined {
+  if (text !== undefined && !/^postgres(ql)?:\/\//.test(text)) throw new UsageError(`--database-url: expected postgres://..., got "${text}"`);
+  return text;
 }
 
 function redisUrl(text: string | undefined): string | undefined {

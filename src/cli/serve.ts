@@ -3,10 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { ServiceConfig } from '../config.js';
 import { createCursorCodec } from '../core/cursor.js';
-import { createSnapshot } from '../core/snapshot.js';
+import type { Snapshot } from '../core/snapshot.js';
 import { SnapshotStore } from '../core/snapshot-store.js';
 import { buildServer } from '../http/server.js';
-import { readCatalogFile } from '../sources/catalog-file.js';
+import { keepCurrent, loadSnapshot, type CatalogSource } from '../sources/catalog-source.js';
+import { fileSource } from '../sources/file-source.js';
+import { DatabaseError } from '../sources/postgres/database.js';
+import { postgresSource } from '../sources/postgres/postgres-source.js';
 import { SERVICE_VERSION } from '../version.js';
 
 /** Loads the catalog, starts listening and returns the running server. */
@@ -15,11 +18,17 @@ export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
   // The buffer is flushed when the server closes.
   const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
   const logger = pino({ level: config.logLevel }, destination);
-  const snapshot = createSnapshot(await readCatalogFile(config.recordsFile));
-  const app = await buildServer(
-    { config, store: new SnapshotStore(snapshot), cursors: createCursorCodec(config.cursorSecret) },
-    { logger },
-  );
+  const source: CatalogSource = config.databaseUrl ? postgresSource(config.databaseUrl, logger) : fileSource(config.recordsFile);
+  const snapshot = await initialSnapshot(config, source, logger);
+  const store = new SnapshotStore(snapshot);
+  const app = await buildServer({ config, store, cursors: createCursorCodec(config.cursorSecret) }, { logger });
+  const live = keepCurrent(source, store, app.log);
+  const onHangup = () => void live.reload('SIGHUP');
+  process.on('SIGHUP', onHangup);
+  app.addHook('onClose', async () => {
+    process.off('SIGHUP', onHangup);
+    await source.close();
+  });
   // flush() ends with an fsync, which fails (EINVAL) when stdout is a pipe or /dev/null; the lines are
   // written by then, and a failed fsync must not turn a clean stop into a crash.
   app.addHook('onClose', (_instance, done) => destination.flush(() => done()));
@@ -31,6 +40,16 @@ export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
   destination.flush(); // the startup lines must not wait for the buffer to fill
 
   return app;
+}
+
+async function initialSnapshot(config: ServiceConfig, source: CatalogSource, log: pino.Logger): Promise<Snapshot> {
+  try {
+    return await loadSnapshot(source);
+  } catch (error) {
+    if (!(error instanceof DatabaseError) || !config.fallbackRecordsFile) throw error;
+    log.warn({ err: { message: error.message }, fallback: config.fallbackRecordsFile }, 'PostgreSQL unreachable at start: serving the fallback catalog until it is back');
+    return loadSnapshot(fileSource(config.fallbackRecordsFile));
+  }
 }
 
 /**

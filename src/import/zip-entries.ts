@@ -1,4 +1,10 @@
-// Streams the `.json` entries of a zip file, one entry in memory at a time.
+// Streams the `.json` entries of a zip file, one entry in memory at a time. A zip inside the zip (the
+// cvelistV5 release zips hold `cves.zip`) is copied to a temporary file and read the same way.
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
@@ -8,6 +14,8 @@ export type ZipJsonEntry = { name: string; text: string } | { name: string; erro
 export interface ReadZipOptions {
   /** Entries larger than this (uncompressed) are reported as errors instead of read. Default 64 MiB. */
   maxEntryBytes?: number;
+  /** How deep zips inside zips are followed. Default 2. */
+  maxNesting?: number;
 }
 
 const DEFAULT_MAX_ENTRY_BYTES = 64 * 1024 * 1024;
@@ -91,10 +99,17 @@ export async function* readZipJsonEntries(
         continue;
       }
       if (name.endsWith('/')) continue; // directory
-      if (!name.toLowerCase().endsWith('.json')) continue;
+      const nested = name.toLowerCase().endsWith('.zip');
+      if (!nested && !name.toLowerCase().endsWith('.json')) continue;
       const unsafe = unsafeEntryName(name);
       if (unsafe !== null) {
         yield { name, error: unsafe };
+        continue;
+      }
+      // Copied to disk, not memory: the size limit is for entries read whole.
+      if (nested) {
+        yield* readNestedZip(zip, entry, name, options);
+        if (fatal) throw fatal;
         continue;
       }
       if (entry.uncompressedSize > maxEntryBytes) {
@@ -110,6 +125,35 @@ export async function* readZipJsonEntries(
     }
   } finally {
     if (zip.isOpen) zip.close();
+  }
+}
+
+/** Copies a zip entry that is itself a zip to a temporary file and yields its entries as `outer!/inner`. */
+async function* readNestedZip(zip: ZipFile, entry: Entry, name: string, options: ReadZipOptions): AsyncGenerator<ZipJsonEntry, void, undefined> {
+  const depth = options.maxNesting ?? 2;
+  if (depth <= 0) {
+    yield { name, error: 'zip nested deeper than the nesting limit' };
+    return;
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'cve-import-'));
+  try {
+    const file = join(dir, 'nested.zip');
+    try {
+      if (!entry.canDecodeFileData()) throw new Error(`unsupported compression method ${entry.compressionMethod}`);
+      await pipeline(await zip.openReadStreamPromise(entry), createWriteStream(file));
+    } catch (err) {
+      yield { name, error: `cannot extract nested zip: ${errorMessage(err)}` };
+      return;
+    }
+    try {
+      for await (const inner of readZipJsonEntries(file, { ...options, maxNesting: depth - 1 })) {
+        yield { ...inner, name: `${name}!/${inner.name}` };
+      }
+    } catch (err) {
+      yield { name, error: `nested zip is unreadable: ${errorMessage(err)}` };
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 

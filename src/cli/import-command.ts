@@ -1,0 +1,150 @@
+// `cve-records import <path>...`: CVE JSON 5 records from directories, files and zips into a catalog
+// file and/or PostgreSQL, with a progress line on a terminal and a summary of what was read, imported
+// and skipped, by reason. Every bad input is listed with its file.
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { findCatalogProblems } from '../sources/catalog-validation.js';
+import { upsertCatalog } from '../sources/postgres/database.js';
+import { BAD_INPUT, SKIP_CATEGORIES, importRecords, type ImportResult } from '../import/importer.js';
+import { IdListError, parseIdList } from '../import/id-list.js';
+import { readInputs } from '../import/inputs.js';
+import { writeCatalogFile } from '../import/catalog-writer.js';
+import { databaseUrl, UsageError } from './serve-options.js';
+
+export const IMPORT_HELP = `Usage: cve-records import <path>... [options]
+
+Reads CVE JSON 5.0/5.1 records from directory trees (cvelistV5 checkouts), .json files and .zip archives
+(release zips, nested zips included) and writes a catalog.
+
+Options:
+  --out FILE             catalog file to write (default cve-records.json; with --to-database, only when given)
+  --last-verified DATE   the catalog's lastVerified (default: today, UTC)
+  --ids FILE             the cleared ids, one "CVE-ID[<TAB>project]" per line: only these are imported, and a
+                         listed id without a published record becomes assigned-no-public-record
+  --assigner NAME        only records of this CNA (cveMetadata.assignerShortName)
+  --since DATE           only records published on or after DATE
+  --overrides FILE       project names, one "CVE-ID<TAB>project" per line, winning over the records' own
+  --strict               exit 1 when any input was bad (unreadable, invalid, duplicate, unnamed)
+  --to-database          upsert into PostgreSQL (--database-url or CVE_RECORDS_DATABASE_URL) in one transaction
+  --database-url URL     PostgreSQL to import into
+  --help                 show this help
+`;
+
+export async function runImport(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      out: { type: 'string' },
+      'last-verified': { type: 'string' },
+      ids: { type: 'string' },
+      assigner: { type: 'string' },
+      since: { type: 'string' },
+      overrides: { type: 'string' },
+      strict: { type: 'boolean' },
+      'to-database': { type: 'boolean' },
+      'database-url': { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(IMPORT_HELP);
+    return 0;
+  }
+  if (positionals.length === 0) throw new UsageError('name at least one directory, .json file or .zip archive to import');
+  const lastVerified = isoDate('last-verified', values['last-verified']) ?? new Date().toISOString().slice(0, 10);
+  const since = isoDate('since', values.since);
+  const database = values['to-database'] ? databaseUrl(values['database-url'] ?? env.CVE_RECORDS_DATABASE_URL) : undefined;
+  if (values['to-database'] && !database) throw new UsageError('--to-database needs --database-url or CVE_RECORDS_DATABASE_URL');
+
+  const cleared = values.ids ? await idList(values.ids, false) : undefined;
+  const overrides = values.overrides ? await idList(values.overrides, true) : undefined;
+  const progress = progressLine();
+  const result = await importRecords(readInputs(positionals), {
+    lastVerified,
+    ...(cleared ? { cleared } : {}),
+    ...(values.assigner ? { assigner: values.assigner } : {}),
+    ...(since ? { since } : {}),
+    ...(overrides ? { overrides: overrides as Map<string, string> } : {}),
+    onEntry: progress.update,
+  });
+  progress.done(result.read);
+
+  const invalid = findCatalogProblems(result.catalog);
+  if (invalid.length > 0) {
+    // The mapping should make this impossible; refusing to write is better than a catalog the server refuses.
+    process.stderr.write(`cve-records import: the imported catalog is invalid, nothing written:\n${invalid.map((p) => `  ${p.pointer}: ${p.problem}`).join('\n')}\n`);
+    return 1;
+  }
+  const written: string[] = [];
+  if (values.out !== undefined || !database) {
+    const out = values.out ?? 'cve-records.json';
+    const bytes = await writeCatalogFile(out, result.catalog);
+    written.push(`${out} (${bytes} bytes)`);
+  }
+  if (database) {
+    await upsertCatalog(database, result.catalog);
+    written.push('PostgreSQL (one transaction)');
+  }
+  process.stdout.write(summary(result, written));
+  const bad = result.problems.length;
+  return values.strict && bad > 0 ? 1 : 0;
+}
+
+function summary(result: ImportResult, written: string[]): string {
+  const skippedTotal = SKIP_CATEGORIES.reduce((sum, c) => sum + result.skipped[c], 0);
+  const statuses = { public: 0, 'assigned-no-public-record': 0 };
+  for (const record of result.catalog.records) statuses[record.status]++;
+  const lines = [
+    `read:      ${result.read} entries`,
+    `imported:  ${result.imported} published records`,
+    `assigned:  ${result.assigned} cleared ids without a published record`,
+    `skipped:   ${skippedTotal}`,
+    ...SKIP_CATEGORIES.filter((c) => result.skipped[c] > 0).map((c) => `  ${c.padEnd(18)} ${result.skipped[c]}${BAD_INPUT.has(c) ? ' (bad input, listed on stderr)' : ''}`),
+    `catalog:   ${result.catalog.records.length} records (public ${statuses.public}, assigned-no-public-record ${statuses['assigned-no-public-record']}), lastVerified ${result.catalog.lastVerified}`,
+    `written:   ${written.join(', ')}`,
+  ];
+  for (const problem of result.problems) process.stderr.write(`${problem.source}: ${problem.category}: ${problem.detail}\n`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** A single updating line on a terminal; nothing when stderr is a file or a pipe. */
+function progressLine(): { update: (read: number) => void; done: (read: number) => void } {
+  if (!process.stderr.isTTY) return { update: () => {}, done: () => {} };
+  let last = 0;
+  const draw = (read: number) => process.stderr.write(`\rreading CVE records: ${read.toLocaleString('en')} entries`);
+  return {
+    update: (read) => {
+      if (read - last >= 500) {
+        last = read;
+        draw(read);
+      }
+    },
+    done: (read) => {
+      draw(read);
+      process.stderr.write('\n');
+    },
+  };
+}
+
+async function idList(file: string, projectRequired: boolean): Promise<Map<string, string | undefined>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return parseIdList(text, file, { projectRequired });
+  } catch (error) {
+    if (error instanceof IdListError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+function isoDate(name: string, text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(text))) throw new UsageError(`--${name}: expected a date YYYY-MM-DD, got "${text}"`);
+  return text;
+}

@@ -1,0 +1,78 @@
+// Which words of a query name a project of the catalog. Any run of consecutive words may: "linux
+// kernel use after free" names Linux (by "linux"), Linux kernel (by both words) and kernel (a CNA
+// product too). All are kept; ranking lets each project's records skip the words that named it.
+import type { QueryTerm } from './query-understanding.js';
+import type { SearchIndex } from './search-index.js';
+
+/** How the words named the projects: as spelled, through an alias, as a name's start, or as a typo. */
+export type NamingKind = 'exact' | 'alias' | 'prefix' | 'typo';
+
+export interface NamedProjects {
+  readonly kind: NamingKind;
+  /** Positions, in the query's terms, of the words that name the projects. */
+  readonly terms: readonly number[];
+  readonly projects: readonly string[];
+}
+
+export function findNamedProjects(index: SearchIndex, terms: readonly QueryTerm[]): NamedProjects[] {
+  const found: NamedProjects[] = [];
+  const covered = new Set<number>();
+  for (let start = 0; start < terms.length; start++) {
+    for (let end = start + 1; end <= Math.min(terms.length, start + index.projects.longestName); end++) {
+      const span = terms.slice(start, end);
+      const exact = index.projects.named(span.flatMap((term) => term.forms[0]!));
+      const viaAlias = spellingsWithAliases(span).flatMap((phrase) => index.projects.named(phrase));
+      const positions = range(start, end);
+      if (exact.length > 0) found.push({ kind: 'exact', terms: positions, projects: exact });
+      const aliasOnly = [...new Set(viaAlias)].filter((project) => !exact.includes(project)).sort();
+      if (aliasOnly.length > 0) found.push({ kind: 'alias', terms: positions, projects: aliasOnly });
+      if (exact.length > 0 || aliasOnly.length > 0) positions.forEach((position) => covered.add(position));
+    }
+  }
+  // A word the records never use may still be the start of a project name, or a typo of one.
+  terms.forEach((term, position) => {
+    if (covered.has(position) || term.alias || index.vocabulary.has(term.word)) return;
+    const approximate = index.projects.approximate(term.word);
+    if (approximate) found.push({ kind: approximate.kind, terms: [position], projects: approximate.projects });
+  });
+  return found;
+}
+
+export function describeNamedProjects(named: NamedProjects, terms: readonly QueryTerm[]): string {
+  const phrase = named.terms.map((position) => terms[position]!.word).join(' ');
+  const shown = named.projects.slice(0, 5).join(', ');
+  const more = named.projects.length > 5 ? ` and ${named.projects.length - 5} more` : '';
+  switch (named.kind) {
+    case 'exact':
+      return `project ${phrase} → ${shown}${more}`;
+    case 'alias':
+      return `project ${phrase} → ${shown}${more} (alias)`;
+    case 'prefix':
+      return `project ${phrase}… → ${shown}${more}`;
+    case 'typo':
+      return `project ${phrase} ~ ${shown}${more} (typo)`;
+  }
+}
+
+/**
+ * Spellings double with each aliased word of a span; no project name needs more than a few aliases
+ * to spell, and "py py py …" must not cost 2^32 look-ups.
+ */
+const MAX_ALIASES_IN_A_NAME = 3;
+
+/** Every spelling of the span that uses at least one alias target in place of the word typed. */
+function spellingsWithAliases(span: readonly QueryTerm[]): string[][] {
+  const aliased = span.filter((term) => term.forms.length > 1).length;
+  if (aliased === 0 || aliased > MAX_ALIASES_IN_A_NAME) return [];
+  let spellings: { words: string[]; aliased: boolean }[] = [{ words: [], aliased: false }];
+  for (const term of span) {
+    spellings = spellings.flatMap((prefix) =>
+      term.forms.map((form, i) => ({ words: [...prefix.words, ...form], aliased: prefix.aliased || i > 0 })),
+    );
+  }
+  return spellings.filter((spelling) => spelling.aliased).map((spelling) => spelling.words);
+}
+
+function range(start: number, end: number): number[] {
+  return Array.from({ length: end - start }, (_, i) => start + i);
+}

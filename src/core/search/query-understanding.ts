@@ -1,0 +1,206 @@
+// What a search query asks for, read by fixed rules so that the same text always means the same thing
+// and every rule that fired can be shown to the caller. Knows nothing of the catalog: which words name
+// a project is decided later, against the index.
+import type { RecordStatus } from '../../contract/index.js';
+import { aliasOf, type ProjectAlias } from './project-aliases.js';
+import { STOP_WORDS, words } from './words.js';
+
+/**
+ * Inclusive bounds on the year of the CVE identifier; an absent bound is open. The identifier's year
+ * rather than the published date: every record has one (assigned records have no published date), it
+ * is the year listing order sorts by and the year a reader sees, while the published date of about one
+ * shipped record in five falls in a later year than its identifier.
+ */
+export interface YearRange {
+  readonly from: number | undefined;
+  readonly to: number | undefined;
+}
+
+export interface QueryTerm {
+  /** The word as typed, lower case. */
+  readonly word: string;
+  readonly alias: ProjectAlias | undefined;
+  /** Spellings any one of which satisfies the term: the word itself, then the alias target's words. */
+  readonly forms: readonly (readonly string[])[];
+}
+
+export interface QueryUnderstanding {
+  readonly query: string;
+  /** Identifiers asked for by name, canonical spelling, first mention first. */
+  readonly ids: readonly string[];
+  /** Statuses a result may have; empty means any. */
+  readonly statuses: readonly RecordStatus[];
+  readonly years: YearRange | undefined;
+  /** The words left to search for, in query order. */
+  readonly terms: readonly QueryTerm[];
+  readonly ignored: readonly string[];
+  /** One line per rule that fired, e.g. `id CVE-2024-3094`, `year >= 2023`. */
+  readonly explanation: readonly string[];
+}
+
+/** More words than this are not a search but a paste; the rest is ignored to keep a query cheap. */
+export const MAX_TERMS = 32;
+
+// An identifier with its `cve` prefix may use any separator, or none; without the prefix it needs a
+// hyphen or underscore, so that two numbers side by side ("2019 2020") stay two years.
+const ID_SPELLING = /\bcve[\s_-]*(\d{4})[\s_-]*(\d{4,})(?![0-9a-z])|(?<![0-9a-z_-])(\d{4})[_-](\d{4,})(?![0-9a-z])/gi;
+// Hyphens that word processors and phones substitute for `-` in pasted identifiers.
+const DASHES = /[\u2010-\u2015\u2212]/g;
+
+const FIRST_CVE_YEAR = 1999;
+const LAST_YEAR = 2100;
+
+const PUBLIC_WORDS = new Set(['public', 'published', 'disclosed']);
+const ASSIGNED_WORDS = new Set(['assigned', 'reserved', 'unpublished', 'undisclosed', 'nonpublic']);
+const NEGATIONS = new Set(['not', 'no', 'non']);
+
+// Year bound words, as the offset from the year named: "after 2021" starts at 2022.
+const LOWER_BOUNDS = new Map([['from', 0], ['since', 0], ['after', 1]]);
+const UPPER_BOUNDS = new Map([['before', -1], ['until', 0], ['till', 0], ['through', 0], ['to', 0]]);
+const SINGLE_YEAR = new Set(['in', 'during']);
+const RANGE_JOINERS = new Set(['to', 'until', 'till', 'through']);
+
+export function understandQuery(query: string): QueryUnderstanding {
+  const ids: string[] = [];
+  const rest = query.normalize('NFKC').replace(DASHES, '-').replace(ID_SPELLING, (_match, ...groups: unknown[]) => {
+    const [year, seq] = (groups[0] === undefined ? [groups[2], groups[3]] : [groups[0], groups[1]]) as [string, string];
+    const id = `CVE-${year}-${seq}`;
+    if (!ids.includes(id)) ids.push(id);
+    return ' ';
+  });
+
+  const tokens = words(rest);
+  const statuses: RecordStatus[] = [];
+  const years = new YearBounds();
+  const terms: QueryTerm[] = [];
+  const ignored: string[] = [];
+  let overflow = false;
+  const addStatus = (status: RecordStatus) => {
+    if (!statuses.includes(status)) statuses.push(status);
+  };
+
+  for (let i = 0; i < tokens.length; ) {
+    const word = tokens[i]!;
+    const next = tokens[i + 1];
+    const negated = negatedPublicLength(tokens, i);
+    if (negated > 0) {
+      addStatus('assigned-no-public-record');
+      i += negated;
+    } else if (ASSIGNED_WORDS.has(word)) {
+      addStatus('assigned-no-public-record');
+      i += 1;
+    } else if (PUBLIC_WORDS.has(word)) {
+      addStatus('public');
+      i += 1;
+    } else if (word === 'between' && isYear(next) && tokens[i + 2] === 'and' && isYear(tokens[i + 3])) {
+      years.between(Number(next), Number(tokens[i + 3]));
+      i += 4;
+    } else if (isYear(word) && RANGE_JOINERS.has(next ?? '') && isYear(tokens[i + 2])) {
+      years.between(Number(word), Number(tokens[i + 2]));
+      i += 3;
+    } else if (isYear(next) && LOWER_BOUNDS.has(word)) {
+      years.atLeast(Number(next) + LOWER_BOUNDS.get(word)!);
+      i += 2;
+    } else if (isYear(next) && UPPER_BOUNDS.has(word)) {
+      years.atMost(Number(next) + UPPER_BOUNDS.get(word)!);
+      i += 2;
+    } else if (isYear(next) && SINGLE_YEAR.has(word)) {
+      years.exactly(Number(next));
+      i += 2;
+    } else if (isYear(word)) {
+      years.exactly(Number(word));
+      i += 1;
+    } else {
+      if (STOP_WORDS.has(word)) ignored.push(word);
+      else if (terms.length >= MAX_TERMS) overflow = true;
+      else terms.push(termFor(word));
+      i += 1;
+    }
+  }
+
+  const range = years.range();
+  const explanation = [
+    ...ids.map((id) => `id ${id}`),
+    ...statuses.map((status) => `status ${status}`),
+    ...(range ? [describeYears(range)] : []),
+    ...terms.flatMap((term) => (term.alias ? [`alias ${term.alias.alias} → ${term.alias.target}`] : [])),
+    ...(ignored.length > 0 ? [`ignored ${[...new Set(ignored)].join(', ')}`] : []),
+    ...(terms.length > 0 ? [`words ${terms.map((term) => term.word).join(', ')}`] : []),
+    ...(overflow ? [`only the first ${MAX_TERMS} words are searched`] : []),
+  ];
+  return { query, ids, statuses, years: range, terms, ignored, explanation };
+}
+
+export function yearMatches(range: YearRange | undefined, year: number): boolean {
+  if (!range) return true;
+  return (range.from === undefined || year >= range.from) && (range.to === undefined || year <= range.to);
+}
+
+function isYear(token: string | undefined): token is string {
+  if (token === undefined || !/^\d{4}$/.test(token)) return false;
+  const year = Number(token);
+  return year >= FIRST_CVE_YEAR && year <= LAST_YEAR;
+}
+
+/** Length of a "not (yet) public (yet)" phrase starting at `i`, or 0. */
+function negatedPublicLength(tokens: readonly string[], i: number): number {
+  if (!NEGATIONS.has(tokens[i] ?? '')) return 0;
+  let j = i + 1;
+  if (tokens[j] === 'yet') j++;
+  if (!PUBLIC_WORDS.has(tokens[j] ?? '')) return 0;
+  j++;
+  if (tokens[j] === 'yet') j++;
+  return j - i;
+}
+
+function termFor(word: string): QueryTerm {
+  const alias = aliasOf(word);
+  const target = alias ? words(alias.target).filter((w) => !STOP_WORDS.has(w)) : [];
+  const forms = target.length > 0 && target.join(' ') !== word ? [[word], target] : [[word]];
+  return { word, alias, forms };
+}
+
+/**
+ * Named years ("2019", "in 2019") widen to the span they cover, since "2019 2020" means either; bounds
+ * ("since 2022", "before 2020") narrow, since each one is a condition.
+ */
+class YearBounds {
+  private named: [number, number] | undefined;
+  private lower: number | undefined;
+  private upper: number | undefined;
+
+  exactly(year: number): void {
+    this.named = this.named ? [Math.min(this.named[0], year), Math.max(this.named[1], year)] : [year, year];
+  }
+  atLeast(year: number): void {
+    this.lower = this.lower === undefined ? year : Math.max(this.lower, year);
+  }
+  atMost(year: number): void {
+    this.upper = this.upper === undefined ? year : Math.min(this.upper, year);
+  }
+  between(a: number, b: number): void {
+    this.atLeast(Math.min(a, b));
+    this.atMost(Math.max(a, b));
+  }
+  range(): YearRange | undefined {
+    const from = maxDefined(this.named?.[0], this.lower);
+    const to = minDefined(this.named?.[1], this.upper);
+    return from === undefined && to === undefined ? undefined : { from, to };
+  }
+}
+
+function maxDefined(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.max(a, b);
+}
+
+function minDefined(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
+}
+
+function describeYears({ from, to }: YearRange): string {
+  if (from !== undefined && to !== undefined) {
+    if (from > to) return `year >= ${from} and <= ${to}: no year fits`;
+    return from === to ? `year = ${from}` : `year ${from} to ${to}`;
+  }
+  return from !== undefined ? `year >= ${from}` : `year <= ${to}`;
+}

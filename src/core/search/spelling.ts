@@ -1,0 +1,54 @@
+// How far a word that is not known as typed may be stretched to meet one that is. Shared by the
+// record vocabulary and the project names, so "opnessl" is forgiven the same way in both.
+import SearchableMap from 'minisearch/SearchableMap';
+
+const DIGITS = /^\d+$/;
+
+/**
+ * Edits (Levenshtein) forgiven in a word: none below four letters, where one edit turns most words
+ * into other real words; two from six letters, because a swap of two neighbours ("opnessl",
+ * "tomact") costs two. Numbers are never corrected: 1809 is not a typo of 1803.
+ */
+function allowedEdits(word: string): number {
+  if (DIGITS.test(word)) return 0;
+  if (word.length >= 6) return 2;
+  return word.length >= 4 ? 1 : 0;
+}
+
+/**
+ * Words with values, looked up exactly, by their start, or by nearness. Kept as one prefix tree per
+ * first character: a typo in the first letter is rare and is not forgiven, and searching one tree of
+ * a few thousand words rather than all of them makes a typo look-up about thirty times faster.
+ */
+export class WordTree<T> {
+  private readonly trees = new Map<string, SearchableMap<T>>();
+
+  constructor(entries: Iterable<readonly [string, T]>) {
+    for (const [word, value] of entries) {
+      const first = word.charAt(0);
+      let tree = this.trees.get(first);
+      if (!tree) this.trees.set(first, (tree = new SearchableMap<T>()));
+      tree.set(word, value);
+    }
+  }
+
+  get(word: string): T | undefined {
+    return this.trees.get(word.charAt(0))?.get(word);
+  }
+
+  /** Entries whose word begins with `word`, when `word` is long enough to mean something as a start. */
+  startingWith(word: string, minLength: number): [string, T][] {
+    if (word.length < minLength || DIGITS.test(word)) return [];
+    return [...(this.trees.get(word.charAt(0))?.atPrefix(word).entries() ?? [])];
+  }
+
+  /** Entries within the edits forgiven for `word`, keeping only those at the smallest distance. */
+  nearest(word: string): [string, T][] {
+    const edits = allowedEdits(word);
+    const tree = this.trees.get(word.charAt(0));
+    if (edits === 0 || !tree) return [];
+    const near = [...tree.fuzzyGet(word, edits)];
+    const closest = Math.min(...near.map(([, [, distance]]) => distance));
+    return near.filter(([, [, distance]]) => distance === closest).map(([key, [value]]) => [key, value]);
+  }
+}

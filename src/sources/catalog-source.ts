@@ -1,0 +1,73 @@
+// Where the served catalog comes from and how a change becomes a new snapshot. Two sources exist: the
+// catalog file (watched, and reloaded on SIGHUP) and PostgreSQL (LISTEN/NOTIFY). Either way a reload is
+// all or nothing: a valid catalog is swapped in with one assignment, an invalid one is refused with a
+// log line while the old snapshot keeps serving.
+import type { CatalogFile } from '../contract/index.js';
+import { createSnapshot, type Snapshot } from '../core/snapshot.js';
+import type { SnapshotStore } from '../core/snapshot-store.js';
+import { CatalogError } from './catalog-file.js';
+import { findCatalogProblems } from './catalog-validation.js';
+
+export interface CatalogSource {
+  /** Names the source in logs and errors. */
+  readonly name: string;
+  load(): Promise<CatalogFile>;
+  /** Calls `changed` whenever the catalog may have changed, until closed. */
+  watch(changed: () => void): void;
+  close(): Promise<void>;
+}
+
+export interface ReloadLogger {
+  info(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+/** Loads and checks a catalog: any problem is a CatalogError naming each location. */
+export async function loadSnapshot(source: CatalogSource): Promise<Snapshot> {
+  const catalog = await source.load();
+  const problems = findCatalogProblems(catalog);
+  if (problems.length > 0) throw new CatalogError(source.name, problems);
+  return createSnapshot(catalog);
+}
+
+/** Keeps `store` on the source's latest valid catalog. Reloads never overlap; changes during one queue one more. */
+export function keepCurrent(source: CatalogSource, store: SnapshotStore, log: ReloadLogger): { reload(reason: string): Promise<void> } {
+  let running: Promise<void> | undefined;
+  let again: string | undefined;
+
+  const reloadOnce = async (reason: string): Promise<void> => {
+    const started = Date.now();
+    try {
+      const next = await loadSnapshot(source);
+      const previous = store.current;
+      if (next.version === previous.version) return;
+      store.replace(next);
+      log.info(
+        { source: source.name, reason, records: next.size, datasetVersion: next.version, previousVersion: previous.version, ms: Date.now() - started },
+        `catalog reloaded: ${next.size} records, version ${next.version}`,
+      );
+    } catch (error) {
+      log.error(
+        { source: source.name, reason, err: { message: (error as Error).message }, servingVersion: store.current.version },
+        `catalog reload refused, still serving version ${store.current.version}`,
+      );
+    }
+  };
+
+  const reload = (reason: string): Promise<void> => {
+    if (running) {
+      again = reason;
+      return running;
+    }
+    running = reloadOnce(reason).finally(() => {
+      running = undefined;
+      const next = again;
+      again = undefined;
+      if (next !== undefined) void reload(next);
+    });
+    return running;
+  };
+
+  source.watch(() => void reload('changed'));
+  return { reload };
+}

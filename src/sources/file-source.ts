@@ -1,0 +1,31 @@
+// The catalog file as a source. Its directory is watched rather than the file, because editors and
+// deploy tools replace a file by renaming a new one over it, which ends a watch on the old inode.
+import { watch, type FSWatcher } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import type { CatalogFile } from '../contract/index.js';
+import { readCatalogFile } from './catalog-file.js';
+import type { CatalogSource } from './catalog-source.js';
+
+/** Writes usually arrive as several events; one reload after they settle is enough. */
+const SETTLE_MS = 150;
+
+export function fileSource(path: string): CatalogSource {
+  let watcher: FSWatcher | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    name: path,
+    load: (): Promise<CatalogFile> => readCatalogFile(path),
+    watch(changed) {
+      watcher = watch(dirname(path), (_event, file) => {
+        if (file !== null && file !== basename(path)) return;
+        clearTimeout(timer);
+        timer = setTimeout(changed, SETTLE_MS);
+      });
+      watcher.unref();
+    },
+    async close() {
+      clearTimeout(timer);
+      watcher?.close();
+    },
+  };
+}

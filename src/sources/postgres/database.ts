@@ -1,0 +1,101 @@
+// PostgreSQL as the source of record for every replica: migrate, upsert an import in one transaction,
+// load the whole table as a catalog.
+import pg from 'pg';
+import type { CatalogFile, CatalogRecord } from '../../contract/index.js';
+import { MIGRATIONS } from './schema.js';
+
+export class DatabaseError extends Error {}
+
+export function connect(url: string): pg.Client {
+  // A stuck database must not hang a start or an import forever.
+  return new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000, application_name: 'cve-records' });
+}
+
+export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = connect(url);
+  client.on('error', () => {}); // reported by the failing query instead
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new DatabaseError(`cannot connect to PostgreSQL: ${(error as Error).message}`);
+  }
+  try {
+    return await work(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** Applies the migrations not yet applied, under a lock so that concurrent runs do not race. Returns how many ran. */
+export async function migrate(url: string): Promise<number> {
+  return withClient(url, async (client) => {
+    await client.query('BEGIN');
+    try {
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.cve_records_migrations'))`);
+      await client.query('CREATE TABLE IF NOT EXISTS cve_records_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+      const { rows } = await client.query<{ version: number }>('SELECT coalesce(max(version), 0) AS version FROM cve_records_migrations');
+      const applied = rows[0]?.version ?? 0;
+      for (let version = applied + 1; version <= MIGRATIONS.length; version++) {
+        await client.query(MIGRATIONS[version - 1]!);
+        await client.query('INSERT INTO cve_records_migrations (version) VALUES ($1)', [version]);
+      }
+      await client.query('COMMIT');
+      return MIGRATIONS.length - applied;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw new DatabaseError(`migration failed: ${(error as Error).message}`);
+    }
+  });
+}
+
+const UPSERT_CHUNK = 5000;
+
+/** Inserts or updates every record of the catalog and its lastVerified, all in one transaction. */
+export async function upsertCatalog(url: string, catalog: CatalogFile): Promise<void> {
+  await withClient(url, async (client) => {
+    await client.query('BEGIN');
+    try {
+      for (let start = 0; start < catalog.records.length; start += UPSERT_CHUNK) {
+        const chunk = catalog.records.slice(start, start + UPSERT_CHUNK).map((r) => ({ ...r, summary: r.summary ?? null, published: r.published ?? null }));
+        await client.query(
+          `INSERT INTO cve_records (id, project, status, url, summary, published)
+           SELECT id, project, status, url, summary, published
+             FROM jsonb_to_recordset($1::jsonb) AS r(id text, project text, status text, url text, summary text, published date)
+           ON CONFLICT (id) DO UPDATE SET project = excluded.project, status = excluded.status, url = excluded.url,
+             summary = excluded.summary, published = excluded.published, updated_at = now()
+           WHERE (cve_records.project, cve_records.status, cve_records.url, cve_records.summary, cve_records.published)
+             IS DISTINCT FROM (excluded.project, excluded.status, excluded.url, excluded.summary, excluded.published)`,
+          [JSON.stringify(chunk)],
+        );
+      }
+      await client.query(
+        `INSERT INTO cve_catalog (singleton, last_verified) VALUES (true, $1)
+         ON CONFLICT (singleton) DO UPDATE SET last_verified = excluded.last_verified`,
+        [catalog.lastVerified],
+      );
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw new DatabaseError(`import into PostgreSQL failed, nothing was changed: ${(error as Error).message}`);
+    }
+  });
+}
+
+/** The whole table as a catalog (validated by the caller like any other catalog). */
+export async function loadCatalog(client: pg.Client): Promise<CatalogFile> {
+  const [records, meta] = await Promise.all([
+    client.query<CatalogRecord & { summary: string | null; published: string | null }>(
+      `SELECT id, project, status, url, summary, to_char(published, 'YYYY-MM-DD') AS published FROM cve_records`,
+    ),
+    client.query<{ last_verified: string }>(`SELECT to_char(last_verified, 'YYYY-MM-DD') AS last_verified FROM cve_catalog`),
+  ]);
+  return {
+    // Before the first import the table is empty and has no verification date: today's, as migrate left it.
+    lastVerified: meta.rows[0]?.last_verified ?? new Date().toISOString().slice(0, 10),
+    records: records.rows.map(({ summary, published, ...record }) => ({
+      ...record,
+      ...(summary === null ? {} : { summary }),
+      ...(published === null ? {} : { published }),
+    })),
+  };
+}

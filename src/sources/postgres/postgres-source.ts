@@ -1,0 +1,69 @@
+// PostgreSQL as a source: the table is loaded whole, and one listening connection hears every change
+// (LISTEN/NOTIFY). If that connection drops, the service keeps serving its last snapshot and reconnects
+// with backoff; after a reconnect it reloads, since notifications sent meanwhile are lost.
+import type pg from 'pg';
+import type { CatalogSource } from '../catalog-source.js';
+import { CHANGE_CHANNEL } from './schema.js';
+import { DatabaseError, connect, loadCatalog, withClient } from './database.js';
+
+export interface SourceLogger {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+}
+
+const MAX_BACKOFF_MS = 10_000;
+
+export function postgresSource(url: string, log: SourceLogger): CatalogSource {
+  let listener: pg.Client | undefined;
+  let closed = false;
+  let failures = 0;
+  let retry: NodeJS.Timeout | undefined;
+
+  const listen = async (changed: () => void): Promise<void> => {
+    const client = connect(url);
+    const lost = (error?: Error) => {
+      if (closed || listener !== client) return;
+      listener = undefined;
+      client.end().catch(() => {});
+      reconnectLater(changed, error?.message ?? 'connection ended');
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    client.on('notification', () => changed());
+    listener = client;
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+    } catch (error) {
+      lost(error as Error);
+      return;
+    }
+    if (failures > 0) {
+      log.info({ attempts: failures }, 'PostgreSQL is back: listening for changes again');
+      changed();
+    }
+    failures = 0;
+  };
+
+  const reconnectLater = (changed: () => void, reason: string) => {
+    if (failures === 0) log.warn({ reason }, 'PostgreSQL connection lost: serving the last snapshot, reconnecting');
+    const delay = Math.min(250 * 2 ** failures, MAX_BACKOFF_MS);
+    failures++;
+    retry = setTimeout(() => void listen(changed), delay);
+    retry.unref();
+  };
+
+  return {
+    name: 'PostgreSQL',
+    load: () =>
+      withClient(url, loadCatalog).catch((error: Error) => {
+        throw error instanceof DatabaseError ? error : new DatabaseError(`cannot read the records table: ${error.message}`);
+      }),
+    watch: (changed) => void listen(changed),
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      await listener?.end().catch(() => {});
+    },
+  };
+}
