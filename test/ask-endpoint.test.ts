@@ -149,7 +149,8 @@ describe('the event stream', () => {
     expect(headers.get('cache-control')).toBe('no-store');
     expect(headers.get('x-request-id')).toBeTruthy();
     expect(events.map((e) => e.event)).toEqual(['start', ...json.results.map(() => 'result'), 'complete']);
-    expect(events[0]!.data).toEqual({ query_id: 's1', query: 'openssl' });
+    expect(events[0]!.data).toEqual({ query_id: 's1', query: 'openssl', understood: json.understood });
+    expect(json.understood).toContain('project openssl → openssl');
     expect(events.slice(1, -1).map((e) => e.data)).toEqual(json.results.map((item: unknown, index: number) => ({ index, item })));
     expect(events.at(-1)!.data).toEqual({ query_id: 's1', count: json.results.length });
     expectValidEvents(events);
@@ -185,7 +186,7 @@ describe('the event stream', () => {
       });
       source.onerror = () => reject(new Error('EventSource failed'));
     });
-    expect(received[0]).toEqual({ event: 'start', data: { query_id: 'es1', query: 'openssl' } });
+    expect(received[0]).toMatchObject({ event: 'start', data: { query_id: 'es1', query: 'openssl' } });
     expect(received.filter((e) => e.event === 'result').map((e) => e.data.index)).toEqual([0, 1, 2, 3]);
     expect(received.at(-1)!.data).toMatchObject({ query_id: 'es1', count: 4 });
     expectValidEvents(received);

@@ -5,6 +5,7 @@ import type { ServiceConfig } from '../config.js';
 import { createCursorCodec } from '../core/cursor.js';
 import type { Snapshot } from '../core/snapshot.js';
 import { SnapshotStore } from '../core/snapshot-store.js';
+import { searchIndexOf } from '../core/search/search-index.js';
 import { buildServer } from '../http/server.js';
 import { keepCurrent, loadSnapshot, type CatalogSource } from '../sources/catalog-source.js';
 import { fileSource } from '../sources/file-source.js';
@@ -15,14 +16,16 @@ import { SERVICE_VERSION } from '../version.js';
 /** Loads the catalog, starts listening and returns the running server. */
 export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
   // Buffered, asynchronous writes: one syscall per 4 KiB of log instead of one per request line.
-  // The buffer is flushed when the server closes.
+  // The buffer is flushed at least once a second, so a quiet server's lines do not wait for traffic, and
+  // when the server closes.
   const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
   const logger = pino({ level: config.logLevel }, destination);
   const source: CatalogSource = config.databaseUrl ? postgresSource(config.databaseUrl, logger) : fileSource(config.recordsFile);
   const snapshot = await initialSnapshot(config, source, logger);
+  searchIndexOf(snapshot);
   const store = new SnapshotStore(snapshot);
   const app = await buildServer({ config, store, cursors: createCursorCodec(config.cursorSecret) }, { logger });
-  const live = keepCurrent(source, store, app.log);
+  const live = keepCurrent(source, store, app.log, searchIndexOf);
   const onHangup = () => void live.reload('SIGHUP');
   process.on('SIGHUP', onHangup);
   app.addHook('onClose', async () => {
@@ -31,7 +34,12 @@ export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
   });
   // flush() ends with an fsync, which fails (EINVAL) when stdout is a pipe or /dev/null; the lines are
   // written by then, and a failed fsync must not turn a clean stop into a crash.
-  app.addHook('onClose', (_instance, done) => destination.flush(() => done()));
+  const flusher = setInterval(() => destination.flush(), 1000);
+  flusher.unref();
+  app.addHook('onClose', (_instance, done) => {
+    clearInterval(flusher);
+    destination.flush(() => done());
+  });
   const address = await app.listen({ host: config.host, port: config.port });
   app.log.info(
     { address, records: snapshot.size, datasetVersion: snapshot.version, lastVerified: snapshot.lastVerified, version: SERVICE_VERSION },

@@ -30,8 +30,17 @@ export async function loadSnapshot(source: CatalogSource): Promise<Snapshot> {
   return createSnapshot(catalog);
 }
 
-/** Keeps `store` on the source's latest valid catalog. Reloads never overlap; changes during one queue one more. */
-export function keepCurrent(source: CatalogSource, store: SnapshotStore, log: ReloadLogger): { reload(reason: string): Promise<void> } {
+/**
+ * Keeps `store` on the source's latest valid catalog. Reloads never overlap; changes during one queue one
+ * more. `prepare` runs on a new snapshot before it is served (building its search index), so the first
+ * requests after a reload do not pay for it.
+ */
+export function keepCurrent(
+  source: CatalogSource,
+  store: SnapshotStore,
+  log: ReloadLogger,
+  prepare: (snapshot: Snapshot) => void = () => {},
+): { reload(reason: string): Promise<void> } {
   let running: Promise<void> | undefined;
   let again: string | undefined;
 
@@ -40,7 +49,11 @@ export function keepCurrent(source: CatalogSource, store: SnapshotStore, log: Re
     try {
       const next = await loadSnapshot(source);
       const previous = store.current;
-      if (next.version === previous.version) return;
+      if (next.version === previous.version) {
+        if (reason === 'SIGHUP') log.info({ source: source.name, datasetVersion: next.version }, 'catalog unchanged');
+        return;
+      }
+      prepare(next);
       store.replace(next);
       log.info(
         { source: source.name, reason, records: next.size, datasetVersion: next.version, previousVersion: previous.version, ms: Date.now() - started },

@@ -2,7 +2,7 @@
 // answers both, so the stream and the JSON carry the same results for the same query.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AskQuery, ServiceError, errorCatalog, operations, type NlwebResponse } from '../../contract/index.js';
-import { searchRecords } from '../../core/search/search.js';
+import { search } from '../../core/search/search.js';
 import type { ServiceContext } from '../context.js';
 import { operation, operationRoute, rejectRepeatedParameters } from '../rest/route-options.js';
 import { flattenStructuredBody, normalizeFlags, toAskRequest, type AskRequest } from './ask-request.js';
@@ -15,10 +15,12 @@ export async function registerAskRoute(app: FastifyInstance, ctx: ServiceContext
   const answer = (params: AskQuery, request: FastifyRequest, reply: FastifyReply) => {
     const ask = toAskRequest(params, request);
     reply.header('vary', 'Accept');
+    const found = search(ctx.store.current, ask.query, ask.limit);
     const response: NlwebResponse = {
       query_id: ask.queryId,
       query: ask.query,
-      results: searchRecords(ctx.store.current, ask.query, ask.limit).map((hit) => toNlwebResult(hit, ctx.config.baseUrl, ctx.config.siteName)),
+      understood: [...found.explanation],
+      results: found.hits.map((hit) => toNlwebResult(hit, ctx.config.baseUrl, ctx.config.siteName)),
     };
     if (!ask.stream) return response;
     return streamAnswer(reply, request, ask, response);
@@ -58,7 +60,7 @@ export async function registerAskRoute(app: FastifyInstance, ctx: ServiceContext
 async function streamAnswer(reply: FastifyReply, request: FastifyRequest, ask: AskRequest, response: NlwebResponse): Promise<FastifyReply> {
   const stream = openEventStream(reply);
   try {
-    if (await stream.send('start', { query_id: ask.queryId, query: ask.query })) {
+    if (await stream.send('start', { query_id: ask.queryId, query: ask.query, understood: response.understood })) {
       for (const [index, item] of response.results.entries()) {
         if (!(await stream.send('result', { index, item }))) break;
       }
