@@ -1,11 +1,18 @@
 // `npm run bench`: throughput of the service against a bare Fastify server measured in the same run, and
 // the cost of deep pages. Prints Markdown for docs/PERFORMANCE.md.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
+import { searchIndexOf } from '../src/core/search/search-index.js';
+import { search } from '../src/core/search/search.js';
+import { createSnapshot } from '../src/core/snapshot.js';
+import { readCatalogFile } from '../src/sources/catalog-file.js';
 import type autocannon from 'autocannon';
-import { load, serveCatalog, spawnServer, table, type Load } from './support.js';
+import { BIN, load, serveCatalog, spawnServer, table, type Load } from './support.js';
 import { writeSyntheticCatalog } from './synthetic-catalog.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -101,6 +108,70 @@ async function workers(): Promise<void> {
   console.log('\nThe machine has 2 cores and autocannon runs on them too: two workers compete with the load generator for the same cores.');
 }
 
+/** The importer over the whole shared sample (target: at most 15 s). */
+async function importSample(): Promise<void> {
+  const sample = fileURLToPath(new URL('../../shared/data/cvelist-sample.zip', import.meta.url));
+  const out = join(await mkdtemp(join(tmpdir(), 'bench-')), 'imported.json');
+  const started = performance.now();
+  const child = spawn(process.execPath, [BIN, 'import', sample, '--ids', fileURLToPath(new URL('../data/cleared-ids.txt', import.meta.url)), '--out', out], { stdio: 'ignore' });
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  const seconds = (performance.now() - started) / 1000;
+  console.log('\n### Import of the shared sample (17,433 records in a zip)\n');
+  console.log(table([{ 'exit code': Number(code), seconds, target: '<= 15', met: seconds <= 15 ? 'yes' : 'NO' }]));
+}
+
+/** 300,000 records: time to the first answer, memory, search index build and query latency. */
+async function scale(): Promise<void> {
+  const file = join(await mkdtemp(join(tmpdir(), 'bench-')), 'catalog-300k.json');
+  await writeSyntheticCatalog(file, 300_000);
+  const started = performance.now();
+  const service = await serveCatalog(file);
+  let firstAnswer = 0;
+  for (;;) {
+    const response = await fetch(`${service.url}/api/v1/cve-records?limit=1`).catch(() => undefined);
+    if (response?.ok) {
+      firstAnswer = (performance.now() - started) / 1000;
+      break;
+    }
+  }
+  const rssMb = Number(readFileSync(`/proc/${service.child.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)![1]) / 1024;
+  await service.stop();
+
+  // In-process: the same engine /ask runs, without HTTP.
+  const snapshot = createSnapshot(await readCatalogFile(file));
+  const buildStart = performance.now();
+  searchIndexOf(snapshot);
+  const buildSeconds = (performance.now() - buildStart) / 1000;
+  const times: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    for (const query of SEARCH_QUERIES) {
+      const t = performance.now();
+      search(snapshot, query, 10);
+      times.push(performance.now() - t);
+    }
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  console.log('\n### 300,000 synthetic records\n');
+  console.log(
+    table([
+      { measure: 'start to first answer (s)', value: firstAnswer, target: '<= 3', met: firstAnswer <= 3 ? 'yes' : 'NO' },
+      { measure: 'resident memory after start (MB)', value: rssMb, target: '<= 600', met: rssMb <= 600 ? 'yes' : 'NO' },
+      { measure: 'search index build (s)', value: buildSeconds, target: '<= 5', met: buildSeconds <= 5 ? 'yes' : 'NO' },
+      { measure: `search p50 (ms, ${times.length} queries)`, value: at(0.5), target: '', met: '' },
+      { measure: 'search p99 (ms)', value: at(0.99), target: '<= 10', met: at(0.99) <= 10 ? 'yes' : 'NO' },
+    ]),
+  );
+}
+
+/** A mixed set: ids, projects, typos, prefixes, status and year words, free text. */
+const SEARCH_QUERIES = [
+  'CVE-2024-1500', 'cve 2019 2000', 'openssl', 'opnessl', 'libxm', 'postgres', 'nginx use-after-free',
+  'heap overflow in curl', 'which Linux issues are not public yet', 'sqlite since 2023', 'before 2005',
+  'cross-site scripting WordPress', 'remote attacker denial of service', 'TLS handshake', 'public CVE records',
+  'ImageMagick image decoder', 'race condition sudo', 'path traversal Django 2022', 'zlib', 'xyzzy frobnicate',
+];
+
 async function deepPages(): Promise<void> {
   const file = join(await mkdtemp(join(tmpdir(), 'bench-')), 'catalog-100k.json');
   await writeSyntheticCatalog(file, 100_000);
@@ -132,3 +203,5 @@ if (!only || only === 'throughput') await throughput();
 if (!only || only === 'limiter') await limiter();
 if (!only || only === 'workers') await workers();
 if (!only || only === 'pages') await deepPages();
+if (!only || only === 'import') await importSample();
+if (!only || only === 'scale') await scale();

@@ -3,7 +3,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { EventSource } from 'eventsource';
-import { buildTestApp } from './support/app.js';
+import { createCursorCodec } from '../src/core/cursor.js';
+import { createSnapshot, type Snapshot } from '../src/core/snapshot.js';
+import { SnapshotStore } from '../src/core/snapshot-store.js';
+import { buildServer } from '../src/http/server.js';
+import { buildTestApp, fixtureCatalog, loadDefaultCatalog, testConfig } from './support/app.js';
 import { OpenApiValidator } from './support/openapi-validator.js';
 
 let app: FastifyInstance;
@@ -149,10 +153,10 @@ describe('the event stream', () => {
     expect(headers.get('cache-control')).toBe('no-store');
     expect(headers.get('x-request-id')).toBeTruthy();
     expect(events.map((e) => e.event)).toEqual(['start', ...json.results.map(() => 'result'), 'complete']);
-    expect(events[0]!.data).toEqual({ query_id: 's1', query: 'openssl', understood: json.understood });
+    expect(events[0]!.data).toEqual({ query_id: 's1', query: 'openssl' });
     expect(json.understood).toContain('project openssl → openssl');
     expect(events.slice(1, -1).map((e) => e.data)).toEqual(json.results.map((item: unknown, index: number) => ({ index, item })));
-    expect(events.at(-1)!.data).toEqual({ query_id: 's1', count: json.results.length });
+    expect(events.at(-1)!.data).toEqual({ query_id: 's1', count: json.results.length, understood: json.understood });
     expectValidEvents(events);
   });
 
@@ -192,9 +196,46 @@ describe('the event stream', () => {
     expectValidEvents(received);
   });
 
+  it('turns a search that fails mid-stream into an error event, then complete', async () => {
+    const config = testConfig();
+    // A snapshot whose records cannot be read: the search fails after the stream has started.
+    const broken = { ...createSnapshot(fixtureCatalog), select: () => { throw new Error('records unreadable'); } } as Snapshot;
+    const failing = await buildServer({ config, store: new SnapshotStore(broken), cursors: createCursorCodec(config.cursorSecret) });
+    const url = await failing.listen({ host: '127.0.0.1', port: 0 });
+    const { events } = await readStream(`${url}/ask?query=openssl&stream=true&query_id=f1`);
+    expect(events.map((e) => e.event)).toEqual(['start', 'error', 'complete']);
+    expect(events[1]!.data).toMatchObject({ code: 'internal_error' });
+    expect(events[2]!.data).toEqual({ query_id: 'f1', count: 0 });
+    expectValidEvents(events);
+    await failing.close();
+  });
+
   it('answers bad parameters with an ErrorResponse, not a stream', async () => {
     const response = await fetch(`${baseUrl}/ask?stream=true&mode=summarize`, { headers: { accept: 'text/event-stream' } });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_parameter');
   });
+});
+
+describe('any query', () => {
+  it('never gets a 500 or a score outside [0, 1], on the real dataset, as JSON or as a form', async () => {
+    const { default: fc } = await import('fast-check');
+    const real = await buildTestApp({ catalog: await loadDefaultCatalog() });
+    const words = fc.constantFrom('openssl', 'cve', '2024', 'since', 'before', 'not', 'yet', 'public', 'linux', 'kernel', 'xss', 'CVE-2025-24530', '-', '"', '%', '∞', '日本');
+    const query = fc.oneof(fc.string({ maxLength: 600 }), fc.array(words, { maxLength: 12 }).map((w) => w.join(' ')), fc.string({ unit: 'grapheme', maxLength: 80 }));
+    await fc.assert(
+      fc.asyncProperty(query, fc.integer({ min: -2, max: 60 }), fc.boolean(), async (q, limit, asForm) => {
+        const response = asForm
+          ? await real.inject({ method: 'POST', url: '/ask', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ query: q, limit: String(limit) }).toString() })
+          : await real.inject({ url: `/ask?${new URLSearchParams({ query: q, limit: String(limit) })}` });
+        expect([200, 400]).toContain(response.statusCode);
+        if (response.statusCode === 400) return;
+        const { results } = response.json() as { results: { score: number }[] };
+        expect(results.length).toBeLessThanOrEqual(limit);
+        for (const result of results) expect(result.score >= 0 && result.score <= 1).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+    await real.close();
+  }, 120_000);
 });

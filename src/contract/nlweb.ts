@@ -30,15 +30,19 @@ export type NlwebResponse = Static<typeof NlwebResponse>;
 
 /** Events of the `/ask` stream (NLWeb v0.55): `start`, one `result` per item, then `complete`. */
 export const AskStartEvent = Type.Object(
-  { query_id: Type.String(), query: Type.String(), understood: Type.Optional(Type.Array(Type.String())) },
-  { additionalProperties: false, description: 'Data of the `start` event.' },
+  { query_id: Type.String(), query: Type.String() },
+  { additionalProperties: false, description: 'Data of the `start` event, sent before the search runs.' },
 );
 export const AskResultEvent = Type.Object(
   { index: Type.Integer({ minimum: 0 }), item: NlwebResult },
   { additionalProperties: false, description: 'Data of a `result` event: the item at position `index` of the results.' },
 );
 export const AskCompleteEvent = Type.Object(
-  { query_id: Type.String(), count: Type.Integer({ minimum: 0 }) },
+  {
+    query_id: Type.String(),
+    count: Type.Integer({ minimum: 0, description: 'Results sent.' }),
+    understood: Type.Optional(Type.Array(Type.String(), { description: 'How the query was read, as in the JSON answer.' })),
+  },
   { additionalProperties: false, description: 'Data of the `complete` event, always the last one.' },
 );
 export const AskErrorEvent = Type.Object(

@@ -1,7 +1,7 @@
 // GET and POST /ask: NLWeb-compatible search, as JSON or as a Server-Sent Events stream. The same search
 // answers both, so the stream and the JSON carry the same results for the same query.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AskQuery, ServiceError, errorCatalog, operations, type NlwebResponse } from '../../contract/index.js';
+import { AskQuery, errorCatalog, operations, type NlwebResponse } from '../../contract/index.js';
 import { search } from '../../core/search/search.js';
 import type { ServiceContext } from '../context.js';
 import { operation, operationRoute, rejectRepeatedParameters } from '../rest/route-options.js';
@@ -15,15 +15,16 @@ export async function registerAskRoute(app: FastifyInstance, ctx: ServiceContext
   const answer = (params: AskQuery, request: FastifyRequest, reply: FastifyReply) => {
     const ask = toAskRequest(params, request);
     reply.header('vary', 'Accept');
-    const found = search(ctx.store.current, ask.query, ask.limit);
-    const response: NlwebResponse = {
-      query_id: ask.queryId,
-      query: ask.query,
-      understood: [...found.explanation],
-      results: found.hits.map((hit) => toNlwebResult(hit, ctx.config.baseUrl, ctx.config.siteName)),
+    const run = (): NlwebResponse => {
+      const found = search(ctx.store.current, ask.query, ask.limit);
+      return {
+        query_id: ask.queryId,
+        query: ask.query,
+        understood: [...found.explanation],
+        results: found.hits.map((hit) => toNlwebResult(hit, ctx.config.baseUrl, ctx.config.siteName)),
+      };
     };
-    if (!ask.stream) return response;
-    return streamAnswer(reply, request, ask, response);
+    return ask.stream ? streamAnswer(reply, request, ask, run) : run();
   };
 
   app.route({
@@ -57,20 +58,28 @@ export async function registerAskRoute(app: FastifyInstance, ctx: ServiceContext
   });
 }
 
-async function streamAnswer(reply: FastifyReply, request: FastifyRequest, ask: AskRequest, response: NlwebResponse): Promise<FastifyReply> {
+/**
+ * The stream opens before the search runs, so a client sees `start` at once; a search that fails then
+ * becomes an `error` event followed by `complete`, as NLWeb clients expect, instead of a broken stream.
+ */
+async function streamAnswer(reply: FastifyReply, request: FastifyRequest, ask: AskRequest, run: () => NlwebResponse): Promise<FastifyReply> {
   const stream = openEventStream(reply);
-  try {
-    if (await stream.send('start', { query_id: ask.queryId, query: ask.query, understood: response.understood })) {
+  let count = 0;
+  let understood: string[] | undefined;
+  if (await stream.send('start', { query_id: ask.queryId, query: ask.query })) {
+    try {
+      const response = run();
+      understood = response.understood;
       for (const [index, item] of response.results.entries()) {
         if (!(await stream.send('result', { index, item }))) break;
+        count++;
       }
+    } catch (error) {
+      request.log.error({ err: error }, 'search failed mid-stream');
+      await stream.send('error', { code: 'internal_error', message: errorCatalog.internal_error.message, requestId: request.id });
     }
-  } catch (error) {
-    request.log.error({ err: error }, 'search stream failed');
-    const failure = new ServiceError('internal_error');
-    await stream.send('error', { code: failure.code, message: errorCatalog[failure.code].message, requestId: request.id });
   }
-  await stream.send('complete', { query_id: ask.queryId, count: response.results.length });
+  await stream.send('complete', { query_id: ask.queryId, count, ...(understood ? { understood } : {}) });
   stream.end();
   return reply;
 }
