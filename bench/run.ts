@@ -134,6 +134,9 @@ async function scale(): Promise<void> {
       break;
     }
   }
+  // /ask waits for the search index, which is built after listening, between requests.
+  await (await fetch(`${service.url}/ask?query=openssl`)).arrayBuffer();
+  const searchReady = (performance.now() - started) / 1000;
   const rssMb = Number(readFileSync(`/proc/${service.child.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)![1]) / 1024;
   await service.stop();
 
@@ -156,7 +159,8 @@ async function scale(): Promise<void> {
   console.log(
     table([
       { measure: 'start to first answer (s)', value: firstAnswer, target: '<= 3', met: firstAnswer <= 3 ? 'yes' : 'NO' },
-      { measure: 'resident memory after start (MB)', value: rssMb, target: '<= 600', met: rssMb <= 600 ? 'yes' : 'NO' },
+      { measure: 'start to first /ask answer (s)', value: searchReady, target: '', met: '' },
+      { measure: 'resident memory with the index built (MB)', value: rssMb, target: '<= 600', met: rssMb <= 600 ? 'yes' : 'NO' },
       { measure: 'search index build (s)', value: buildSeconds, target: '<= 5', met: buildSeconds <= 5 ? 'yes' : 'NO' },
       { measure: `search p50 (ms, ${times.length} queries)`, value: at(0.5), target: '', met: '' },
       { measure: 'search p99 (ms)', value: at(0.99), target: '<= 10', met: at(0.99) <= 10 ? 'yes' : 'NO' },

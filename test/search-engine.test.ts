@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CatalogRecord } from '../src/contract/index.js';
 import { projectKeys } from '../src/core/search/project-index.js';
-import { searchIndexOf } from '../src/core/search/search-index.js';
+import { prepareSearchIndex, searchIndexOf } from '../src/core/search/search-index.js';
 import { DEFAULT_SEARCH_PHRASE, search, searchRecords } from '../src/core/search/search.js';
 import { createSnapshot } from '../src/core/snapshot.js';
 import { fixtureCatalog, fixtureOrder } from './support/app.js';
@@ -108,6 +108,20 @@ describe('search engine', () => {
     expect(searchIndexOf(snapshot)).toBe(index);
     const reloaded = createSnapshot(catalog);
     expect(searchIndexOf(reloaded)).not.toBe(index);
+  });
+
+  it('can build the index in steps, letting other work run between them, to the same answers', async () => {
+    const large = createSnapshot({
+      lastVerified: '2025-01-24',
+      records: Array.from({ length: 20_000 }, (_, i) => record(`CVE-2024-${10_000 + i}`, `project${i % 50}`, `issue number ${i} in the parser`)),
+    });
+    let ranBetweenSteps = false;
+    setImmediate(() => (ranBetweenSteps = true));
+    const prepared = await prepareSearchIndex(large);
+    expect(ranBetweenSteps).toBe(true);
+    expect(searchIndexOf(large)).toBe(prepared);
+    expect(await prepareSearchIndex(large)).toBe(prepared);
+    expect(ids(search(large, 'project7 parser', 3).hits)).toEqual(ids(search(createSnapshot({ lastVerified: '2025-01-24', records: [...large.entries()].map((e) => ({ ...e.record, summary: e.summary! })) }), 'project7 parser', 3).hits));
   });
 
   it('still finds identifiers and exact projects of the shared test catalog', () => {

@@ -5,7 +5,7 @@ import type { ServiceConfig } from '../config.js';
 import { createCursorCodec } from '../core/cursor.js';
 import type { Snapshot } from '../core/snapshot.js';
 import { SnapshotStore } from '../core/snapshot-store.js';
-import { searchIndexOf } from '../core/search/search-index.js';
+import { prepareSearchIndex } from '../core/search/search-index.js';
 import { buildServer } from '../http/server.js';
 import { keepCurrent, loadSnapshot, type CatalogSource } from '../sources/catalog-source.js';
 import { fileSource } from '../sources/file-source.js';
@@ -22,10 +22,10 @@ export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
   const logger = pino({ level: config.logLevel }, destination);
   const source: CatalogSource = config.databaseUrl ? postgresSource(config.databaseUrl, logger) : fileSource(config.recordsFile);
   const snapshot = await initialSnapshot(config, source, logger);
-  searchIndexOf(snapshot);
   const store = new SnapshotStore(snapshot);
   const app = await buildServer({ config, store, cursors: createCursorCodec(config.cursorSecret) }, { logger });
-  const live = keepCurrent(source, store, app.log, searchIndexOf);
+  // A reloaded snapshot is served only once its search index is built (in steps, between requests).
+  const live = keepCurrent(source, store, app.log, prepareSearchIndex);
   const onHangup = () => void live.reload('SIGHUP');
   process.on('SIGHUP', onHangup);
   app.addHook('onClose', async () => {
@@ -46,6 +46,9 @@ export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
     `public-cve-records ${SERVICE_VERSION} serving ${snapshot.size} records at ${address} (public URL ${config.baseUrl})`,
   );
   destination.flush(); // the startup lines must not wait for the buffer to fill
+  // The first catalog's index is built after listening, so the REST API answers at once; /ask waits for it.
+  const indexStarted = Date.now();
+  void prepareSearchIndex(snapshot).then(() => app.log.info({ ms: Date.now() - indexStarted }, 'search index ready'));
 
   return app;
 }

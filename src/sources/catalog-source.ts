@@ -39,7 +39,7 @@ export function keepCurrent(
   source: CatalogSource,
   store: SnapshotStore,
   log: ReloadLogger,
-  prepare: (snapshot: Snapshot) => void = () => {},
+  prepare: (snapshot: Snapshot) => Promise<unknown> = async () => {},
 ): { reload(reason: string): Promise<void> } {
   let running: Promise<void> | undefined;
   let again: string | undefined;
@@ -53,7 +53,7 @@ export function keepCurrent(
         if (reason === 'SIGHUP') log.info({ source: source.name, datasetVersion: next.version }, 'catalog unchanged');
         return;
       }
-      prepare(next);
+      await prepare(next);
       store.replace(next);
       log.info(
         { source: source.name, reason, records: next.size, datasetVersion: next.version, previousVersion: previous.version, ms: Date.now() - started },

@@ -4,7 +4,7 @@
 // collected with its snapshot.
 import type { RecordEntry, Snapshot } from '../snapshot.js';
 import { buildProjectIndex, type ProjectIndex } from './project-index.js';
-import { buildTextIndex, type Postings } from './text-index.js';
+import { textIndexSteps, type Postings } from './text-index.js';
 import { Vocabulary } from './vocabulary.js';
 
 export interface SearchIndex {
@@ -20,17 +20,50 @@ export interface SearchIndex {
 }
 
 const built = new WeakMap<Snapshot, SearchIndex>();
+const preparing = new WeakMap<Snapshot, Promise<SearchIndex>>();
 
+/** The snapshot's index, built here and now if no one built it yet. */
 export function searchIndexOf(snapshot: Snapshot): SearchIndex {
   let index = built.get(snapshot);
   if (!index) {
-    index = buildSearchIndex(snapshot);
+    const steps = searchIndexSteps(snapshot);
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) {
+        index = step.value;
+        break;
+      }
+    }
     built.set(snapshot, index);
   }
   return index;
 }
 
-function buildSearchIndex(snapshot: Snapshot): SearchIndex {
+/**
+ * Builds the snapshot's index in steps, giving the event loop back between them, so that a server can
+ * answer other requests while a large catalog is indexed. Resolves at once when the index exists.
+ */
+export function prepareSearchIndex(snapshot: Snapshot): Promise<SearchIndex> {
+  const ready = built.get(snapshot);
+  if (ready) return Promise.resolve(ready);
+  let pending = preparing.get(snapshot);
+  if (!pending) {
+    pending = (async () => {
+      const steps = searchIndexSteps(snapshot);
+      for (let step = steps.next(); ; step = steps.next()) {
+        if (step.done) {
+          built.set(snapshot, step.value);
+          preparing.delete(snapshot);
+          return step.value;
+        }
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    })();
+    preparing.set(snapshot, pending);
+  }
+  return pending;
+}
+
+function* searchIndexSteps(snapshot: Snapshot): Generator<void, SearchIndex, void> {
   const entries = snapshot.select({}).map((record) => snapshot.get(record.id)!);
   const positionsByProject = new Map<string, number[]>();
   entries.forEach((entry, position) => {
@@ -38,7 +71,7 @@ function buildSearchIndex(snapshot: Snapshot): SearchIndex {
     if (positions) positions.push(position);
     else positionsByProject.set(entry.record.project, [position]);
   });
-  const postings = buildTextIndex(entries.map((entry) => ({ project: entry.record.project, summary: entry.summary ?? '' })));
+  const postings = yield* textIndexSteps(entries.map((entry) => ({ project: entry.record.project, summary: entry.summary ?? '' })));
   return {
     entries,
     years: Uint16Array.from(entries, (entry) => Number(entry.record.id.slice(4, 8))),

@@ -38,11 +38,19 @@ interface Occurrences {
   readonly counts: number[];
 }
 
-export function buildTextIndex(records: readonly IndexedText[]): Map<string, Postings> {
+/** Records indexed between two pauses of a build in steps. */
+const RECORDS_PER_STEP = 2000;
+
+/**
+ * Builds the index in steps: the generator pauses every RECORDS_PER_STEP records, so a caller can let
+ * the event loop serve requests between steps (a 300,000-record catalog takes seconds to index).
+ */
+export function* textIndexSteps(records: readonly IndexedText[]): Generator<void, Map<string, Postings>, void> {
   const occurrences = new Map<string, Occurrences>();
   const fieldLengths = FIELDS.map(() => new Uint32Array(records.length));
   const perRecord = new Map<string, number>();
-  records.forEach((record, position) => {
+  for (const [position, record] of records.entries()) {
+    if (position % RECORDS_PER_STEP === RECORDS_PER_STEP - 1) yield;
     FIELDS.forEach((field, f) => {
       perRecord.clear();
       let length = 0;
@@ -60,7 +68,7 @@ export function buildTextIndex(records: readonly IndexedText[]): Map<string, Pos
         list.counts.push(count);
       }
     });
-  });
+  }
 
   const averageLengths = fieldLengths.map((lengths) => lengths.reduce((sum, n) => sum + n, 0) / Math.max(1, records.length) || 1);
   const boosts = FIELDS.map((field) => FIELD_BOOSTS[field]);

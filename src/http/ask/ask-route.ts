@@ -2,6 +2,7 @@
 // answers both, so the stream and the JSON carry the same results for the same query.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AskQuery, errorCatalog, operations, type NlwebResponse } from '../../contract/index.js';
+import { prepareSearchIndex } from '../../core/search/search-index.js';
 import { search } from '../../core/search/search.js';
 import type { ServiceContext } from '../context.js';
 import { operation, operationRoute, rejectRepeatedParameters } from '../rest/route-options.js';
@@ -15,7 +16,9 @@ export async function registerAskRoute(app: FastifyInstance, ctx: ServiceContext
   const answer = (params: AskQuery, request: FastifyRequest, reply: FastifyReply) => {
     const ask = toAskRequest(params, request);
     reply.header('vary', 'Accept');
-    const run = (): NlwebResponse => {
+    const run = async (): Promise<NlwebResponse> => {
+      // Just after a start the index may still be building in steps; wait for it rather than build it twice.
+      await prepareSearchIndex(ctx.store.current);
       const found = search(ctx.store.current, ask.query, ask.limit);
       return {
         query_id: ask.queryId,
@@ -62,13 +65,13 @@ export async function registerAskRoute(app: FastifyInstance, ctx: ServiceContext
  * The stream opens before the search runs, so a client sees `start` at once; a search that fails then
  * becomes an `error` event followed by `complete`, as NLWeb clients expect, instead of a broken stream.
  */
-async function streamAnswer(reply: FastifyReply, request: FastifyRequest, ask: AskRequest, run: () => NlwebResponse): Promise<FastifyReply> {
+async function streamAnswer(reply: FastifyReply, request: FastifyRequest, ask: AskRequest, run: () => Promise<NlwebResponse>): Promise<FastifyReply> {
   const stream = openEventStream(reply);
   let count = 0;
   let understood: string[] | undefined;
   if (await stream.send('start', { query_id: ask.queryId, query: ask.query })) {
     try {
-      const response = run();
+      const response = await run();
       understood = response.understood;
       for (const [index, item] of response.results.entries()) {
         if (!(await stream.send('result', { index, item }))) break;
