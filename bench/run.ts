@@ -87,6 +87,25 @@ async function limiter(): Promise<void> {
   console.log(table([row('limiter off', off), row('in-process limiter', memory, 0.9), row('Redis limiter (local Redis)', redis, 0.7)]));
 }
 
+/** What compression costs a small answer (under the threshold) and what it does to a large one. */
+async function compression(): Promise<void> {
+  const headers = { 'accept-encoding': 'gzip, br' };
+  const measure = async (setting: string, path: string) => {
+    const service = await serveCatalog(DEFAULT_RECORDS_FILE, ['--compression', setting]);
+    const result = await load(`${service.url}${path}`, SECONDS, service, { headers });
+    await service.stop();
+    return result;
+  };
+  const rows = [];
+  for (const [name, path] of [['get one record (about 500 B: never compressed)', '/api/v1/cve-records/CVE-2025-24530'], ['list, limit=100 (about 40 KB)', '/api/v1/cve-records?limit=100']] as const) {
+    const off = await measure('off', path);
+    const on = await measure('on', path);
+    rows.push({ case: name, 'off req/s': Math.round(off.rps), 'on req/s': Math.round(on.rps), 'on/off': on.rps / off.rps, 'off CPU µs/req': off.cpuMicros, 'on CPU µs/req': on.cpuMicros });
+  }
+  console.log('\n### Compression on and off, client sends Accept-Encoding: gzip, br\n');
+  console.log(table(rows));
+}
+
 async function workers(): Promise<void> {
   const path = '/api/v1/cve-records?limit=20';
   const measure = async (count: number) => {
@@ -206,6 +225,7 @@ const only = process.argv[2];
 if (!only || only === 'throughput') await throughput();
 if (!only || only === 'limiter') await limiter();
 if (!only || only === 'workers') await workers();
+if (!only || only === 'compression') await compression();
 if (!only || only === 'pages') await deepPages();
 if (!only || only === 'import') await importSample();
 if (!only || only === 'scale') await scale();

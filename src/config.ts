@@ -46,6 +46,8 @@ export interface ServiceConfig {
   readonly redisUrl?: string | undefined;
   /** Processes serving one port. */
   readonly workers: number;
+  /** Compress bodies over 1 KiB for clients that accept it; off when a proxy in front does it. */
+  readonly compression: boolean;
   /** `Cache-Control: max-age` of records and discovery documents. */
   readonly cacheMaxAgeSeconds: number;
   readonly timeouts: Timeouts;

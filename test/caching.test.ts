@@ -1,5 +1,6 @@
 // Issue 3, caching: strong ETags on cacheable GETs, 304 for a matching If-None-Match, Cache-Control
 // public on records and documents, no-store on the rest.
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildTestApp, fixtureCatalog } from './support/app.js';
@@ -89,5 +90,49 @@ describe('what is never cached', () => {
 
   it('/ask varies by Accept, since it negotiates JSON or an event stream', async () => {
     expect((await app.inject({ url: '/ask?query=curl' })).headers.vary).toMatch(/Accept/);
+  });
+});
+
+describe('compression', () => {
+  const list = '/openapi.json'; // the fixture catalog's pages are all under 1 KiB
+
+  it('compresses bodies over 1 KiB for clients that accept it, with its own ETag per coding', async () => {
+    const identity = await app.inject({ url: list });
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    for (const coding of ['gzip', 'br'] as const) {
+      const encoded = await app.inject({ url: list, headers: { 'accept-encoding': coding } });
+      expect(encoded.headers['content-encoding']).toBe(coding);
+      expect(String(encoded.headers.vary)).toMatch(/accept-encoding/i);
+      const body = coding === 'gzip' ? gunzipSync(encoded.rawPayload) : brotliDecompressSync(encoded.rawPayload);
+      expect(body.toString()).toBe(identity.body);
+      expect(encoded.headers.etag).toBe(`${String(identity.headers.etag).slice(0, -1)}-${coding}"`);
+      // The client holding the compressed representation revalidates it like any other.
+      const again = await app.inject({ url: list, headers: { 'accept-encoding': coding, 'if-none-match': String(encoded.headers.etag) } });
+      expect(again.statusCode).toBe(304);
+    }
+  });
+
+  it('leaves small bodies alone', async () => {
+    const small = await app.inject({ url: '/api/v1/cve-records/CVE-2024-1234', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json().id).toBe('CVE-2024-1234');
+  });
+});
+
+describe('static assets', () => {
+  it('are compressed once and served compressed with their own ETag, 304 on revalidation', async () => {
+    const url = '/web/page.js';
+    const identity = await app.inject({ url, headers: { 'accept-encoding': 'identity' } });
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    const first = await app.inject({ url, headers: { 'accept-encoding': 'gzip;q=1, br;q=0' } });
+    expect(first.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(first.rawPayload).toString()).toBe(identity.body);
+    const brotli = await app.inject({ url, headers: { 'accept-encoding': 'br, gzip' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(identity.body);
+    expect(String(brotli.headers.etag)).toMatch(/-br"$/);
+    expect(String(brotli.headers.vary)).toMatch(/Accept-Encoding/i);
+    const again = await app.inject({ url, headers: { 'accept-encoding': 'br', 'if-none-match': String(brotli.headers.etag) } });
+    expect(again.statusCode).toBe(304);
   });
 });

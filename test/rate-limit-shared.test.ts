@@ -100,20 +100,29 @@ describe('Redis outage', () => {
     await counters.connect();
     expect(await counters.keys('cve-records:ratelimit:*')).toHaveLength(1);
 
+    const killedAt = Date.now();
     redis.kill('SIGKILL');
     await new Promise((resolve) => redis.once('exit', resolve));
     await hit(50);
+    const restartedAt = Date.now();
     redis = await startRedis(port); // an empty Redis: the old counters are gone with the process
-    await new Promise((resolve) => setTimeout(resolve, 2500)); // the reconnect backoff is at most 2 s
-    await hit(20);
+    // Keep asking until the service counts in Redis again (its reconnect backoff is at most 2 s).
+    const deadline = Date.now() + 20_000;
+    do {
+      await hit(5);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } while ((await counters.keys('cve-records:ratelimit:*')).length === 0 && Date.now() < deadline);
 
-    expect(codes).toHaveLength(90);
+    expect(codes.length).toBeGreaterThanOrEqual(75);
     expect(codes.every((code) => code === 200)).toBe(true);
     expect(await counters.keys('cve-records:ratelimit:*')).toHaveLength(1); // counting in Redis again
-    const log = server.output();
-    expect(log.match(/Redis unavailable/g)).toHaveLength(1);
-    expect(log).toContain('Redis is back');
+    while (!server.output().includes('Redis is back') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    const lines = server.output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { time: number; msg: string });
+    // One line for the whole outage, however many requests it saw. (A heavily loaded machine can make a
+    // later command time out, which is logged as an outage of its own; that is outside this window.)
+    expect(lines.filter((l) => l.msg.includes('Redis unavailable') && l.time >= killedAt && l.time <= restartedAt)).toHaveLength(1);
+    expect(lines.some((l) => l.msg.includes('Redis is back') && l.time >= restartedAt)).toBe(true);
     counters.disconnect();
     redis.kill('SIGKILL');
-  });
+  }, 60_000);
 });

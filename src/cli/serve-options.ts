@@ -22,6 +22,7 @@ const flags = {
   'trust-proxy': { env: 'CVE_RECORDS_TRUST_PROXY', help: 'proxies whose Forwarded/X-Forwarded-For is believed: addresses and CIDRs, comma-separated, or a hop count', default: 'none' },
   'redis-url': { env: 'CVE_RECORDS_REDIS_URL', help: 'Redis that holds the rate-limit counters shared by processes and replicas', default: 'none: each process limits alone' },
   workers: { env: 'CVE_RECORDS_WORKERS', help: 'processes serving the port', default: '1' },
+  compression: { env: 'CVE_RECORDS_COMPRESSION', help: 'on: gzip/brotli for bodies over 1 KiB; off: leave it to a proxy', default: 'on' },
   'cache-max-age': { env: 'CVE_RECORDS_CACHE_MAX_AGE', help: 'Cache-Control max-age of records and documents, in seconds', default: '300' },
   'headers-timeout': { env: 'CVE_RECORDS_HEADERS_TIMEOUT', help: 'seconds a client has to send its request headers', default: String(DEFAULT_TIMEOUTS.headersMs / 1000) },
   'keep-alive-timeout': { env: 'CVE_RECORDS_KEEP_ALIVE_TIMEOUT', help: 'seconds an idle keep-alive connection stays open', default: String(DEFAULT_TIMEOUTS.keepAliveMs / 1000) },
@@ -30,6 +31,7 @@ const flags = {
   'v1-deprecation': { env: 'CVE_RECORDS_V1_DEPRECATION', help: 'date v1 was deprecated (ISO 8601); sends Deprecation', default: 'none' },
   'v1-sunset': { env: 'CVE_RECORDS_V1_SUNSET', help: 'date v1 shuts down (ISO 8601); sends Sunset', default: 'none' },
   'v1-successor': { env: 'CVE_RECORDS_V1_SUCCESSOR', help: 'URL of the successor version', default: 'none' },
+  'mcp-allowed-origins': { env: 'CVE_RECORDS_MCP_ALLOWED_ORIGINS', help: 'host names whose pages may call /mcp from a browser, comma-separated (on loopback, loopback names are always allowed)', default: 'none' },
   'log-level': { env: 'CVE_RECORDS_LOG_LEVEL', help: LOG_LEVELS.join(', '), default: 'info' },
 } as const;
 
@@ -84,6 +86,7 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): Servi
     trustProxy: trustProxy(get('trust-proxy') ?? 'none'),
     redisUrl: redisUrl(get('redis-url')),
     workers: integer('workers', get('workers') ?? '1', 1, 64),
+    compression: oneOf('compression', get('compression') ?? 'on', ['on', 'off']) === 'on',
     cacheMaxAgeSeconds: integer('cache-max-age', get('cache-max-age') ?? '300', 0, 31_536_000),
     timeouts: {
       ...DEFAULT_TIMEOUTS,
@@ -94,6 +97,10 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): Servi
     lifecycle: { deprecation, sunset, successor },
     cursorSecret: get('cursor-secret') ?? randomBytes(32).toString('base64url'),
     bodyLimitBytes: 64 * 1024,
+    mcpAllowedOrigins: get('mcp-allowed-origins')
+      ?.split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
     logLevel: oneOf('log-level', get('log-level') ?? 'info', LOG_LEVELS),
   };
 }

@@ -5,3 +5,4 @@ export * from './error-response.js';
 export * from './error-catalog.js';
 export * from './parameters.js';
 export * from './operations.js';
+export * from './agents.js';

@@ -34,6 +34,10 @@ export function serviceLinks(baseUrl: string): Record<string, string> {
     sandbox: `${baseUrl}/api/v1/sandbox`,
     records: `${baseUrl}/api/v1/cve-records`,
     ask: `${baseUrl}/ask`,
+    mcp: `${baseUrl}/mcp`,
+    a2a: `${baseUrl}/a2a`,
+    agentCard: `${baseUrl}/.well-known/agent-card.json`,
+    llmsTxt: `${baseUrl}/llms.txt`,
   };
 }
 

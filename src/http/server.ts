@@ -6,17 +6,23 @@ import { frameworkErrors, registerErrorHandling } from './edge/error-handler.js'
 import { registerLifecycleHeaders } from './edge/lifecycle.js';
 import { collectRoutes, registerMethodNotAllowed } from './edge/method-not-allowed.js';
 import { generateRequestId, registerEdgeHeaders } from './edge/edge-headers.js';
-import { registerCaching } from './edge/caching.js';
+import compress from '@fastify/compress';
+import { registerCaching, registerCodingInEntityTag } from './edge/caching.js';
 import { clientErrorHandler, connectionOptions, registerUrlLimit } from './edge/connection-limits.js';
 import { registerRequestLog } from './edge/request-log.js';
 import { registerClientAddress } from './edge/client-address.js';
 import { MemoryRateStore, type RatePolicy, type RateStore } from './edge/rate-limit/gcra.js';
 import { RedisRateStore } from './edge/rate-limit/redis-store.js';
 import { registerRateLimit } from './edge/rate-limit/rate-limit.js';
+import { registerA2aRoutes } from './a2a/a2a-routes.js';
 import { registerAskRoute } from './ask/ask-route.js';
 import { registerDiscoveryRoutes } from './discovery/discovery-routes.js';
+import { registerMcpRoute } from './mcp/mcp-route.js';
 import { registerRecordRoutes } from './rest/records-routes.js';
 import { registerServiceRoutes } from './rest/service-routes.js';
+import { registerWebRoutes } from './web/web-routes.js';
+
+const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 export interface ServerOptions {
   /** A pino logger; none means no logging. */
@@ -56,6 +62,12 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
   }
   registerUrlLimit(app);
   registerCaching(app, ctx.config.cacheMaxAgeSeconds, () => ctx.store.current.version);
+  // Bodies over 1 KiB (a page of records, the documents) are compressed for clients that accept it;
+  // smaller ones are not worth a stream (see docs/PERFORMANCE.md).
+  if (ctx.config.compression) {
+    await app.register(compress, { global: true, threshold: COMPRESSION_THRESHOLD_BYTES, encodings: ['br', 'gzip'] });
+    registerCodingInEntityTag(app);
+  }
   const methodsByPath = collectRoutes(app);
 
   await app.register(async (v1) => {
@@ -64,7 +76,10 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
     registerRecordRoutes(v1, ctx);
   });
   await registerAskRoute(app, ctx);
+  await registerMcpRoute(app, ctx);
+  await registerA2aRoutes(app, ctx);
   registerDiscoveryRoutes(app, ctx);
+  registerWebRoutes(app, ctx);
   registerMethodNotAllowed(app, methodsByPath);
   return app;
 }

@@ -23,6 +23,7 @@ export function testConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfi
     trustProxy: { kind: 'none' },
     workers: 1,
     cacheMaxAgeSeconds: 300,
+    compression: true,
     timeouts: DEFAULT_TIMEOUTS,
     lifecycle: {},
     cursorSecret: 'test-secret',

@@ -2,7 +2,7 @@
 // answers carry a strong ETag and a public max-age, and a client that already holds the representation
 // gets 304 with no body. Everything else (errors, batch, search, health) says `no-store`.
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onSendHookHandler } from 'fastify';
 
 export type CachePolicy = 'public' | 'no-store';
 
@@ -21,12 +21,34 @@ export function entityTag(datasetVersion: string, payload: string | Buffer): str
   return `"${datasetVersion.slice(0, 8)}-${createHash('sha1').update(payload).digest('base64url').slice(0, 22)}"`;
 }
 
-/** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): `W/` prefixes are ignored. */
+/** A compressed answer is another representation, so its ETag names the coding: `"…-gzip"`. */
+const CODING_SUFFIX = /-(gzip|br)"$/;
+
+/**
+ * If-None-Match uses the weak comparison (RFC 9110 §13.1.2): `W/` prefixes are ignored. A tag of a
+ * compressed representation matches too: the client holds the same content, only encoded.
+ */
 export function noneMatch(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   return header.split(',').some((candidate) => {
     const tag = candidate.trim();
-    return tag === '*' || tag.replace(/^W\//, '') === etag;
+    return tag === '*' || tag.replace(/^W\//, '').replace(CODING_SUFFIX, '"') === etag;
+  });
+}
+
+/**
+ * Runs after compression (it must be registered after @fastify/compress, whose hook is per route):
+ * a compressed answer's ETag gets the coding appended, so gzip and identity bytes never share a strong tag.
+ */
+export function registerCodingInEntityTag(app: FastifyInstance): void {
+  const tagCoding: onSendHookHandler = (_request, reply, payload, done) => {
+    const coding = reply.getHeader('content-encoding');
+    const etag = reply.getHeader('etag');
+    if (typeof etag === 'string' && (coding === 'gzip' || coding === 'br')) reply.header('etag', `${etag.slice(0, -1)}-${coding}"`);
+    done(null, payload);
+  };
+  app.addHook('onRoute', (route) => {
+    route.onSend = [...(Array.isArray(route.onSend) ? route.onSend : route.onSend ? [route.onSend] : []), tagCoding];
   });
 }
 

@@ -22,7 +22,21 @@ export async function registerCors(app: FastifyInstance): Promise<void> {
     origin: '*',
     credentials: false,
     methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'Idempotency-Key', 'If-None-Match', 'Accept'],
+    // The agent surfaces' own headers too: browser MCP and A2A clients send them, and a preflight that
+    // does not allow them fails the call.
+    allowedHeaders: [
+      'Content-Type',
+      'Idempotency-Key',
+      'If-None-Match',
+      'Accept',
+      'MCP-Protocol-Version',
+      'Mcp-Session-Id',
+      'Mcp-Method',
+      'Mcp-Name',
+      'Last-Event-ID',
+      'A2A-Version',
+      'A2A-Extensions',
+    ],
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 86400,
     strictPreflight: false,

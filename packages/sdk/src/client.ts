@@ -1,0 +1,120 @@
+// The client: one method per operation of the contract, plus the walks a caller would otherwise write
+// by hand (every page of a list, batches of any size, the events of a streamed search).
+import { BATCH_MAX_IDS, PAGE_LIMIT_MAX, SEARCH_EVENT_NAMES } from './generated/contract.js';
+import { readServerSentEvents } from './event-stream.js';
+import { Transport, type ClientOptions, type RequestOptions } from './transport.js';
+import type {
+  BatchResponse,
+  Capabilities,
+  CveRecord,
+  CveRecordPage,
+  Health,
+  ListFilters,
+  ListParams,
+  NlwebResponse,
+  Sandbox,
+  SearchEvent,
+  SearchParams,
+} from './types.js';
+
+export class CveRecordsClient {
+  readonly records: RecordsApi;
+  readonly #transport: Transport;
+
+  constructor(options: ClientOptions) {
+    this.#transport = new Transport(options);
+    this.records = new RecordsApi(this.#transport);
+  }
+
+  /** `GET /api/v1/health`. */
+  health(options?: RequestOptions): Promise<Health> {
+    return this.#transport.json({ method: 'GET', path: '/api/v1/health' }, options);
+  }
+
+  /** `GET /api/v1/capabilities`: operations, limits, links and the dataset served. */
+  capabilities(options?: RequestOptions): Promise<Capabilities> {
+    return this.#transport.json({ method: 'GET', path: '/api/v1/capabilities' }, options);
+  }
+
+  /** `GET /api/v1/sandbox`: contract checks and example requests. */
+  sandbox(options?: RequestOptions): Promise<Sandbox> {
+    return this.#transport.json({ method: 'GET', path: '/api/v1/sandbox' }, options);
+  }
+
+  /** `GET /ask`: the records matching a query, best first, each scored from 0 to 1. */
+  search(query: string | SearchParams, options?: RequestOptions): Promise<NlwebResponse> {
+    return this.#transport.json({ method: 'GET', path: '/ask', query: searchParams(query) }, options);
+  }
+
+  /**
+   * `GET /ask` as a Server-Sent Events stream: `start`, one `result` per item as it is found, then
+   * `complete`. Leaving the loop early, or aborting `options.signal`, closes the connection.
+   */
+  async *searchStream(query: string | SearchParams, options: RequestOptions = {}): AsyncGenerator<SearchEvent> {
+    const { response, deadline } = await this.#transport.stream(
+      { method: 'GET', path: '/ask', query: { ...searchParams(query), stream: true }, accept: 'text/event-stream' },
+      options,
+    );
+    try {
+      if (!response.body) return;
+      for await (const { event, data } of readServerSentEvents(response.body)) {
+        // Events the contract does not name (a newer service) are skipped, so every one yielded is typed.
+        if (!(SEARCH_EVENT_NAMES as readonly string[]).includes(event)) continue;
+        yield { event, data: JSON.parse(data) } as SearchEvent;
+        if (event === 'complete') return;
+      }
+    } catch (error) {
+      throw deadline.failure(error, error instanceof SyntaxError ? 'invalid_response' : 'network_error');
+    } finally {
+      deadline.release();
+    }
+  }
+}
+
+export class RecordsApi {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /** `GET /api/v1/cve-records`: one page, newest first; pass `pagination.nextCursor` as `cursor` for the next. */
+  list(params: ListParams = {}, options?: RequestOptions): Promise<CveRecordPage> {
+    return this.#transport.json({ method: 'GET', path: '/api/v1/cve-records', query: params }, options);
+  }
+
+  /** Every record matching the filters, page after page (100 a page unless `limit` says otherwise). */
+  async *listAll(filters: ListFilters = {}, options?: RequestOptions): AsyncGenerator<CveRecord> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.list({ limit: PAGE_LIMIT_MAX, ...filters, ...(cursor ? { cursor } : {}) }, options);
+      yield* page.records;
+      cursor = page.pagination.nextCursor ?? undefined;
+    } while (cursor);
+  }
+
+  /** `GET /api/v1/cve-records/{recordId}`; an unknown id rejects with status 404, code `record_not_found`. */
+  get(recordId: string, options?: RequestOptions): Promise<CveRecord> {
+    return this.#transport.json({ method: 'GET', path: '/api/v1/cve-records/{recordId}', pathParams: { recordId } }, options);
+  }
+
+  /**
+   * `POST /api/v1/cve-records/batch` for any number of ids: duplicates are dropped, the rest sent 50 a
+   * call, one call after another, and `records` and `missing` come back in the order of `recordIds`.
+   */
+  async batchGet(recordIds: Iterable<string>, options?: RequestOptions): Promise<BatchResponse> {
+    const unique = [...new Set(recordIds)];
+    const answer: BatchResponse = { records: [], missing: [] };
+    for (let start = 0; start < unique.length; start += BATCH_MAX_IDS) {
+      const body = { recordIds: unique.slice(start, start + BATCH_MAX_IDS) };
+      const part = await this.#transport.json<BatchResponse>({ method: 'POST', path: '/api/v1/cve-records/batch', body }, options);
+      answer.records.push(...part.records);
+      answer.missing.push(...part.missing);
+    }
+    return answer;
+  }
+}
+
+function searchParams(query: string | SearchParams): SearchParams {
+  return typeof query === 'string' ? { query } : query;
+}

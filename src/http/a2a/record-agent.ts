@@ -1,0 +1,49 @@
+// The agent behind /a2a. It reads the text of the message as /ask reads a query and answers at once
+// with one Message: a readable list and, as a data part, the same records, scores and texts as MCP's
+// search_cve_records. It never creates a task, so there is nothing to poll, subscribe to or cancel.
+import { randomUUID } from 'node:crypto';
+import { Role, type Message, type Part } from '@a2a-js/sdk';
+import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import type { RecordSearchResults } from '../../contract/index.js';
+import type { ServiceContext } from '../context.js';
+import { searchAnswer } from '../mcp/record-search.js';
+
+export function recordAgent(ctx: ServiceContext): AgentExecutor {
+  return {
+    async execute(request: RequestContext, events: ExecutionEventBus): Promise<void> {
+      const question = request.userMessage.parts.flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : [])).join('\n');
+      events.publish(AgentEvent.message(answer(request.contextId, await searchAnswer(ctx, question))));
+      events.finished();
+    },
+    async cancelTask(): Promise<void> {
+      throw new UnsupportedOperationError('This agent answers with messages at once; it has no task to cancel.');
+    },
+  };
+}
+
+function answer(contextId: string, found: RecordSearchResults): Message {
+  return {
+    messageId: randomUUID(),
+    contextId,
+    taskId: '',
+    role: Role.ROLE_AGENT,
+    parts: [part({ $case: 'text', value: readable(found) }, 'text/plain'), part({ $case: 'data', value: found }, 'application/json')],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+function part(content: Part['content'], mediaType: string): Part {
+  return { content, metadata: undefined, filename: '', mediaType };
+}
+
+function readable({ query, understood, results }: RecordSearchResults): string {
+  const reading = understood.length ? ` (read as: ${understood.join('; ')})` : '';
+  if (results.length === 0) return `No record matches "${query}"${reading}.`;
+  const lines = results.map(
+    ({ record, score, snippet }) => `- ${record.id} (${record.project}, ${record.status}, score ${score.toFixed(2)}): ${snippet}${record.url ? ` ${record.url}` : ''}`,
+  );
+  return [`${results.length} record${results.length === 1 ? '' : 's'} for "${query}"${reading}:`, ...lines].join('\n');
+}

@@ -1,0 +1,54 @@
+// /llms.txt (llmstxt.org): a short Markdown guide for agents to every surface of the service, with
+// absolute links. Tool names and limits come from the code that serves them, so the guide cannot
+// name a tool that does not exist.
+import { BATCH_MAX_IDS, PAGE_LIMIT } from '../../contract/index.js';
+import type { ServiceConfig } from '../../config.js';
+import { serviceLinks } from '../../core/service-info.js';
+import { tools } from '../mcp/tools.js';
+
+export const LLMS_TXT_PATH = '/llms.txt';
+
+export function llmsTxt(config: ServiceConfig): string {
+  const links = serviceLinks(config.baseUrl);
+  const { max, windowSeconds } = config.rateLimit;
+  return `# Public CVE Records
+
+> Read-only public service for cleared CVE records: look records up by CVE id, list them by project and
+> publication status, and search them in plain words. No credential, no writes. Nothing here can start an
+> assessment or reach a target; public access to a record is not authorization for security testing.
+
+A record is \`{id, project, status, url}\`; \`status\` is \`public\` (\`url\` is the public record) or
+\`assigned-no-public-record\` (assigned and cleared, nothing published yet; \`url\` is null). Every surface
+reads the same records. Limit: ${max} requests per ${windowSeconds} seconds per address, over all surfaces;
+a 429 carries \`Retry-After\` (seconds).
+
+## Agent surfaces
+
+- [MCP endpoint](${links.mcp}): Model Context Protocol over Streamable HTTP, stateless, no authentication;
+  2026-07-28 clients and 2025-era clients (initialize, then one POST per request) alike.
+  Read-only tools: ${tools.map((tool) => `\`${tool.name}\``).join(', ')}.
+  \`search\` and \`fetch\` are shaped for ChatGPT connectors. A bad argument or an unknown id is a tool
+  error whose text is \`{"error": {"code", "message"}}\` with the REST API's error codes.
+- [A2A endpoint](${links.a2a}): Agent2Agent JSON-RPC, A2A 1.0 \`SendMessage\` (header \`A2A-Version: 1.0\`)
+  and 0.3 \`message/send\`. Send a text message (CVE ids, a project, a status, a year, free words); the answer
+  is one Message with a readable text part and a data part
+  \`{query, understood, results: [{record, score, snippet}]}\`. No streaming, no push notifications, no tasks.
+- [A2A agent card](${links.agentCard}): name, skills and interfaces of the A2A agent.
+
+## REST API
+
+- [OpenAPI 3.1 contract](${links.openapi}): every operation, parameter, answer and error code.
+- [API guide](${config.baseUrl}/docs): paging, filters, errors, caching, with examples.
+- [List records](${links.records}): \`?limit\` (${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}), \`cursor\`, \`project\`, \`status\`;
+  newest first; pass \`pagination.nextCursor\` back as \`cursor\` until it is null.
+- One record: \`GET ${links.records}/{id}\`.
+- Up to ${BATCH_MAX_IDS} records at once: \`POST ${links.records}/batch\` with \`{"recordIds": [...]}\`.
+- [Search](${links.ask}): NLWeb \`?query=\`, JSON or Server-Sent Events, results scored 0 to 1.
+- [Capabilities](${links.capabilities}), [health](${links.health}), [sandbox](${links.sandbox}).
+
+## Optional
+
+- [API catalog (RFC 9727)](${links.apiCatalog})
+- [Lifecycle policy](${links.lifecyclePolicy})
+`;
+}

@@ -1,0 +1,50 @@
+// POST /mcp: MCP over stateless Streamable HTTP, both protocol eras from one handler. The SDK's
+// createMcpHandler serves 2026-07-28 requests (per-request `_meta`, server/discover) and falls back
+// to stateless 2025-era serving (initialize, then one request per POST) for older clients.
+//
+// The handler is web-standard (Request in, Response out). Its answer goes out through the reply, so the
+// edge (request id, rate-limit, security and caching headers, compression, request log) wraps it like
+// any route; hijacking the socket for a Node adapter would bypass it.
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../context.js';
+import { mcpServerFactory } from './mcp-server.js';
+import { rebindingProtection } from './rebinding-protection.js';
+
+const MCP_PATH = '/mcp';
+
+export async function registerMcpRoute(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
+  // The SDK reports requests it rejects (an unknown protocol version, mismatched headers) and failures
+  // to serve; the request log has their status, this line says why.
+  const handler = createMcpHandler(mcpServerFactory(ctx, app.log), { onerror: (err) => app.log.info({ err }, 'mcp request not served') });
+  app.addHook('onClose', () => handler.close());
+
+  await app.register(async (scope) => {
+    // The SDK reads the body itself: a malformed one is a JSON-RPC parse error, not a REST 400.
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    for (const hook of rebindingProtection(ctx.config)) scope.addHook('onRequest', hook);
+    scope.post(MCP_PATH, async (request, reply) => sendResponse(reply, await handler.fetch(toWebRequest(request, ctx.config.baseUrl))));
+  });
+}
+
+function toWebRequest(request: FastifyRequest, baseUrl: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    for (const item of [value ?? []].flat()) headers.append(name, String(item));
+  }
+  return new Request(new URL(request.url, baseUrl), { method: request.method, headers, body: request.body as string });
+}
+
+/**
+ * Status and headers are set on the reply rather than left inside a Response, which an onSend hook
+ * that takes over the body (compression) would unwrap and drop. An event stream is passed on as it
+ * comes; a JSON answer is read whole, so it gets a length and the compression threshold applies.
+ */
+async function sendResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+  reply.code(response.status);
+  response.headers.forEach((value, name) => void reply.header(name, value));
+  if (response.body === null) return reply.send();
+  const streaming = response.headers.get('content-type')?.startsWith('text/event-stream');
+  return reply.send(streaming ? response.body : Buffer.from(await response.arrayBuffer()));
+}

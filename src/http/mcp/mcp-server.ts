@@ -1,0 +1,54 @@
+// One MCP server per request, as the SDK's stateless serving asks: the factory registers the tools of
+// the table on a fresh McpServer. Schemas and argument checks are built once, here at load.
+import { McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
+import type { FastifyBaseLogger } from 'fastify';
+import { ServiceError } from '../../contract/index.js';
+import { SERVICE_NAME, SERVICE_VERSION } from '../../version.js';
+import type { ServiceContext } from '../context.js';
+import { argumentsCheck } from './tool-arguments.js';
+import { toolAnswer, toolError } from './tool-results.js';
+import { toolInput, toolOutput } from './tool-schemas.js';
+import { tools } from './tools.js';
+
+const INSTRUCTIONS =
+  'Read-only access to cleared public CVE records: look a record up by CVE id (get_cve_record, ' +
+  'batch_get_cve_records), search by id, project, status, year or free text (search_cve_records; search and ' +
+  'fetch for ChatGPT connectors), or list by exact project and status (list_cve_records, paging with ' +
+  'nextCursor). Nothing here can start an assessment or reach a target; public access to a record is not ' +
+  'authorization for security testing.';
+
+/** Every tool only reads the snapshot: safe to call, to repeat and to retry, and it reaches nothing outside. */
+const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+const registrations = tools.map((tool) => ({
+  tool,
+  inputSchema: toolInput(tool.input),
+  outputSchema: toolOutput(tool.output),
+  check: argumentsCheck(tool.input, tool.arguments),
+}));
+
+export function mcpServerFactory(ctx: ServiceContext, log: FastifyBaseLogger): McpServerFactory {
+  return () => {
+    const server = new McpServer(
+      { name: SERVICE_NAME, title: 'Public CVE Records', version: SERVICE_VERSION, websiteUrl: ctx.config.baseUrl },
+      // The tools never change while the service runs, so there is no list change to subscribe to.
+      { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    );
+    for (const { tool, inputSchema, outputSchema, check } of registrations) {
+      server.registerTool(
+        tool.name,
+        { title: tool.title, description: tool.description, inputSchema, outputSchema, annotations: { title: tool.title, ...ANNOTATIONS } },
+        async (args) => {
+          try {
+            return toolAnswer(await tool.run(check(args), ctx));
+          } catch (error) {
+            if (error instanceof ServiceError) return toolError(error);
+            log.error({ err: error, tool: tool.name }, 'tool failed');
+            return toolError(new ServiceError('internal_error'));
+          }
+        },
+      );
+    }
+    return server;
+  };
+}

@@ -1,0 +1,37 @@
+// Record search for the agent surfaces: the search of /ask, with its reading of the query, its hits,
+// scores and texts, and the records themselves beside them so an agent reads project and status
+// without parsing a title.
+import { ASK_LIMIT, type CveRecord, type NlwebResult, type RecordSearchResults } from '../../contract/index.js';
+import { prepareSearchIndex } from '../../core/search/search-index.js';
+import { DEFAULT_SEARCH_PHRASE, search } from '../../core/search/search.js';
+import { toNlwebResult } from '../ask/nlweb-results.js';
+import type { ServiceContext } from '../context.js';
+
+export interface AgentSearch {
+  /** The query searched: the caller's, or the default phrase of /ask when it is blank. */
+  readonly query: string;
+  /** How the query was read, one reading per item, as /ask reports it. */
+  readonly understood: string[];
+  /** Best first, each record with the NLWeb result /ask shows for it. */
+  readonly hits: readonly { readonly record: CveRecord; readonly shown: NlwebResult }[];
+}
+
+export async function agentSearch(ctx: ServiceContext, query: string | undefined, limit: number = ASK_LIMIT.default): Promise<AgentSearch> {
+  const text = query?.trim() || DEFAULT_SEARCH_PHRASE;
+  const snapshot = ctx.store.current;
+  // Just after a start the index may still be building in steps; wait for it as /ask does.
+  await prepareSearchIndex(snapshot);
+  const found = search(snapshot, text, limit);
+  const { baseUrl, siteName } = ctx.config;
+  return {
+    query: text,
+    understood: [...found.explanation],
+    hits: found.hits.map((hit) => ({ record: hit.entry.record, shown: toNlwebResult(hit, baseUrl, siteName) })),
+  };
+}
+
+/** The answer of MCP `search_cve_records` and the data of an A2A reply. */
+export async function searchAnswer(ctx: ServiceContext, query: string | undefined, limit?: number): Promise<RecordSearchResults> {
+  const { hits, ...reading } = await agentSearch(ctx, query, limit);
+  return { ...reading, results: hits.map(({ record, shown }) => ({ record, score: shown.score, snippet: shown.snippet })) };
+}

@@ -1,0 +1,138 @@
+// The MCP tools, one entry each: the contract schemas of its arguments and answer, which REST request
+// part its arguments stand for, and the core call it makes. Nothing here knows the MCP wire format.
+import type { Static, TSchema } from 'typebox';
+import {
+  BatchRequest,
+  BatchResponse,
+  ConnectorDocument,
+  ConnectorFetchArguments,
+  ConnectorSearchArguments,
+  ConnectorSearchResults,
+  CveRecord,
+  CveRecordPage,
+  ListQuery,
+  NoArguments,
+  RecordIdParams,
+  RecordSearchArguments,
+  RecordSearchResults,
+  ServiceError,
+  ServiceInfo,
+} from '../../contract/index.js';
+import { batchGet } from '../../core/batch.js';
+import { listRecords } from '../../core/list.js';
+import { capabilities, health, sandbox } from '../../core/service-info.js';
+import type { RecordEntry } from '../../core/snapshot.js';
+import { toNlwebResult } from '../ask/nlweb-results.js';
+import type { ServiceContext } from '../context.js';
+import { agentSearch, searchAnswer } from './record-search.js';
+import type { ArgumentsKind } from './tool-arguments.js';
+
+export interface Tool<I extends TSchema = TSchema, O extends TSchema = TSchema> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly input: I;
+  readonly output: O;
+  readonly arguments: ArgumentsKind;
+  run(args: Static<I>, ctx: ServiceContext): Static<O> | Promise<Static<O>>;
+}
+
+// Keeps each entry's run() typed against its own schemas while the table holds them all.
+const tool = <I extends TSchema, O extends TSchema>(definition: Tool<I, O>): Tool => definition as unknown as Tool;
+
+export const tools: readonly Tool[] = [
+  tool({
+    name: 'search',
+    title: 'Search CVE records',
+    description:
+      'Searches the cleared CVE records by CVE id, project name, publication status, year or free text, and returns ' +
+      'the best matches as {id, title, url}; pass an id to `fetch` for the record. Shaped for ChatGPT connectors.',
+    input: ConnectorSearchArguments,
+    output: ConnectorSearchResults,
+    arguments: 'querystring',
+    run: async ({ query }, ctx) => ({
+      results: (await agentSearch(ctx, query)).hits.map(({ record, shown }) => ({ id: record.id, title: shown.name, url: shown.url })),
+    }),
+  }),
+  tool({
+    name: 'fetch',
+    title: 'Fetch a CVE record',
+    description:
+      'Returns the record with this CVE id as a document: {id, title, text, url, metadata} with its project, status ' +
+      'and publication date. Shaped for ChatGPT connectors; ids come from `search`.',
+    input: ConnectorFetchArguments,
+    output: ConnectorDocument,
+    arguments: 'querystring',
+    run: ({ id }, ctx) => {
+      const entry = recordEntry(ctx, id);
+      const { name, url, snippet } = toNlwebResult({ entry, score: 1 }, ctx.config.baseUrl, ctx.config.siteName);
+      const { project, status } = entry.record;
+      return { id, title: name, text: snippet, url, metadata: { project, status, ...(entry.published ? { published: entry.published } : {}) } };
+    },
+  }),
+  tool({
+    name: 'list_cve_records',
+    title: 'List CVE records',
+    description:
+      'Lists records newest first, optionally filtered by exact `project` and `status`, `limit` (1 to 100) at a time. ' +
+      'Pass `pagination.nextCursor` back as `cursor`, with the same filters, until it is null. The same answer as ' +
+      'GET /api/v1/cve-records.',
+    input: ListQuery,
+    output: CveRecordPage,
+    arguments: 'querystring',
+    run: (query, ctx) => listRecords(ctx.store.current, query, ctx.cursors),
+  }),
+  tool({
+    name: 'get_cve_record',
+    title: 'Get one CVE record',
+    description: 'Returns the record with this CVE id: {id, project, status, url}. An unknown id is the error `record_not_found`.',
+    input: RecordIdParams,
+    output: CveRecord,
+    arguments: 'querystring',
+    run: ({ recordId }, ctx) => recordEntry(ctx, recordId).record,
+  }),
+  tool({
+    name: 'batch_get_cve_records',
+    title: 'Get up to 50 CVE records at once',
+    description:
+      'Looks up 1 to 50 unique CVE ids: `records` holds those found and `missing` those the service has no record of, ' +
+      'both in the order asked. The same answer as POST /api/v1/cve-records/batch.',
+    input: BatchRequest,
+    output: BatchResponse,
+    arguments: 'body',
+    run: ({ recordIds }, ctx) => batchGet(ctx.store.current, recordIds),
+  }),
+  tool({
+    name: 'search_cve_records',
+    title: 'Search CVE records, with scores',
+    description:
+      'Searches like GET /ask (CVE ids in any spelling, project names with typos and aliases, status words such as ' +
+      '"not yet public", years such as "since 2023", free text) and returns each match as the record, its score from ' +
+      '0 to 1 and a short text.',
+    input: RecordSearchArguments,
+    output: RecordSearchResults,
+    arguments: 'querystring',
+    run: ({ query, limit }, ctx) => searchAnswer(ctx, query, limit),
+  }),
+  tool({
+    name: 'get_service_info',
+    title: 'Service health, capabilities and sandbox',
+    description:
+      'Reports that the service is up and read-only, what it can do, its limits, links to every surface, the dataset ' +
+      'being served, and example requests.',
+    input: NoArguments,
+    output: ServiceInfo,
+    arguments: 'querystring',
+    run: (_args, ctx) => ({
+      health: health(),
+      capabilities: capabilities(ctx.config, ctx.store.current),
+      sandbox: sandbox(ctx.config, ctx.store.current),
+    }),
+  }),
+];
+
+function recordEntry(ctx: ServiceContext, id: string): RecordEntry {
+  const entry = ctx.store.current.get(id);
+  if (!entry) throw new ServiceError('record_not_found', `There is no record ${id}.`, { recordId: id });
+  return entry;
+}

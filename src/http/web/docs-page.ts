@@ -1,0 +1,52 @@
+// `/docs` for people: the OpenAPI document rendered by Swagger UI, whose files this service serves
+// itself, so the reference works offline and under a policy that names no other origin.
+import type { FastifyReply } from 'fastify';
+import { BROWSER_TOOLS_PATH } from './browser-tools.js';
+import { DOCS_CSP } from './content-security-policy.js';
+import { html } from './html.js';
+import { SITE_NAME, siteHeader } from './page-layout.js';
+import { CSS, JAVASCRIPT, ownAsset, packageAsset, type Asset } from './static-assets.js';
+
+const ASSETS = '/docs/assets';
+
+export function docsAssets(): Asset[] {
+  return [
+    { path: `${ASSETS}/swagger-ui-bundle.js`, type: JAVASCRIPT, body: packageAsset('swagger-ui-dist/swagger-ui-bundle.js') },
+    { path: `${ASSETS}/swagger-ui.css`, type: CSS, body: packageAsset('swagger-ui-dist/swagger-ui.css') },
+    { path: `${ASSETS}/api-reference.js`, type: JAVASCRIPT, body: ownAsset('api-reference.js') },
+  ];
+}
+
+const viewer = Buffer.from(
+  html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>API reference · ${SITE_NAME}</title>
+<meta name="description" content="Reference of the Public CVE Records API, rendered from its OpenAPI 3.1 document.">
+<link rel="icon" href="/web/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/web/page.css">
+<link rel="stylesheet" href="${ASSETS}/swagger-ui.css">
+<link rel="service-desc" type="application/openapi+json" href="/openapi.json">
+<script src="${ASSETS}/swagger-ui-bundle.js" defer></script>
+<script src="${ASSETS}/api-reference.js" defer></script>
+<script src="${BROWSER_TOOLS_PATH}" defer></script>
+</head>
+<body>
+${siteHeader('/docs')}
+<main id="main" tabindex="-1">
+<h1 class="visually-hidden">API reference</h1>
+<div id="api-reference">
+<noscript><p>The reference is drawn by a script. Without it, read the <a href="/docs/guide.md">API guide</a> or the
+<a href="/openapi.json">OpenAPI document</a> itself.</p></noscript>
+</div>
+</main>
+</body>
+</html>
+`.text,
+);
+
+export function sendDocsViewer(reply: FastifyReply): FastifyReply {
+  return reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).send(viewer);
+}

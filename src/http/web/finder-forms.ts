@@ -1,0 +1,39 @@
+// The two forms that find records: search (the /ask search) and the exact filters of the list. Both
+// are plain GET forms to `/`, so every view is a URL; the page script only loads it in place.
+import { MAX_PROJECT_LENGTH, MAX_QUERY_LENGTH, RECORD_STATUSES } from '../../contract/index.js';
+import { html, type Html } from './html.js';
+import type { ProjectDirectory } from './project-directory.js';
+import { STATUS_LABELS, type ListView } from './record-view.js';
+
+export function searchForm(query: string | undefined): Html {
+  return html`<form class="search-form" role="search" action="/" method="get" data-enhance>
+<label for="search-query">Search records</label>
+<div class="field-row">
+<input id="search-query" name="query" type="search" value="${query ?? ''}" maxlength="${MAX_QUERY_LENGTH}" autocomplete="off" aria-describedby="search-hint">
+<button type="submit">Search</button>
+</div>
+<p id="search-hint" class="hint">A CVE id, a project, a year (“since 2023”), “not yet public”, or any words.</p>
+</form>`;
+}
+
+export function filterForm(view: ListView, projects: ProjectDirectory): Html {
+  return html`<form class="filter-form" action="/" method="get" data-enhance>
+<fieldset>
+<legend>Filter the list</legend>
+<div>
+<label for="filter-project">Project</label>
+<input id="filter-project" name="project" value="${view.project ?? ''}" maxlength="${MAX_PROJECT_LENGTH}" list="project-suggestions" autocomplete="off" aria-describedby="project-hint">
+<datalist id="project-suggestions">${projects.suggested.map((name) => html`<option value="${name}"></option>`)}</datalist>
+<p id="project-hint" class="hint">The exact name, as in the table.</p>
+</div>
+<div>
+<label for="filter-status">Status</label>
+<select id="filter-status" name="status">
+<option value="">Any status</option>
+${RECORD_STATUSES.map((status) => html`<option value="${status}"${view.status === status ? html` selected` : ''}>${STATUS_LABELS[status]}</option>`)}
+</select>
+</div>
+<button type="submit">Apply filters</button>
+</fieldset>
+</form>`;
+}

@@ -1,0 +1,47 @@
+// How a record, its project and its status read on the pages, and the page URLs that lead to them.
+import type { CveRecord, RecordStatus } from '../../contract/index.js';
+import { html, type Html } from './html.js';
+
+export const STATUS_LABELS: Readonly<Record<RecordStatus, string>> = {
+  public: 'Public',
+  'assigned-no-public-record': 'Assigned, not yet public',
+};
+
+export const STATUS_EXPLANATIONS: Readonly<Record<RecordStatus, string>> = {
+  public: 'The CVE record is published.',
+  'assigned-no-public-record': 'The identifier is assigned and cleared, but no public record exists yet.',
+};
+
+export interface ListView {
+  readonly project?: string | undefined;
+  readonly status?: RecordStatus | undefined;
+  readonly cursor?: string | undefined;
+  readonly query?: string | undefined;
+}
+
+/** `/` with the given view; empty values are left out, so the first page of everything is just `/`. */
+export function homeUrl(view: ListView): string {
+  const params = new URLSearchParams();
+  for (const name of ['query', 'project', 'status', 'cursor'] as const) {
+    const value = view[name];
+    if (value) params.set(name, value);
+  }
+  const search = params.toString();
+  return search ? `/?${search}` : '/';
+}
+
+function recordUrl(id: string): string {
+  return `/records/${encodeURIComponent(id)}`;
+}
+
+export function recordLink(record: CveRecord): Html {
+  return html`<a href="${recordUrl(record.id)}">${record.id}</a>`;
+}
+
+export function projectLink(project: string): Html {
+  return html`<a href="${homeUrl({ project })}" data-enhance>${project}</a>`;
+}
+
+export function statusBadge(status: RecordStatus): Html {
+  return html`<span class="status status-${status}">${STATUS_LABELS[status]}</span>`;
+}
