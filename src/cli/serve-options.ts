@@ -22,7 +22,7 @@ const flags = {
   'trust-proxy': { env: 'CVE_RECORDS_TRUST_PROXY', help: 'proxies whose Forwarded/X-Forwarded-For is believed: addresses and CIDRs, comma-separated, or a hop count', default: 'none' },
   'redis-url': { env: 'CVE_RECORDS_REDIS_URL', help: 'Redis that holds the rate-limit counters shared by processes and replicas', default: 'none: each process limits alone' },
   workers: { env: 'CVE_RECORDS_WORKERS', help: 'processes serving the port', default: '1' },
-  compression: { env: 'CVE_RECORDS_COMPRESSION', help: 'on: gzip/brotli for bodies over 1 KiB; off: leave it to a proxy', default: 'on' },
+  compression: { env: 'CVE_RECORDS_COMPRESSION', help: 'on: gzip/brotli for bodies over 1 KiB (costs every response, see docs/PERFORMANCE.md); off: leave it to a proxy or CDN', default: 'off' },
   'cache-max-age': { env: 'CVE_RECORDS_CACHE_MAX_AGE', help: 'Cache-Control max-age of records and documents, in seconds', default: '300' },
   'headers-timeout': { env: 'CVE_RECORDS_HEADERS_TIMEOUT', help: 'seconds a client has to send its request headers', default: String(DEFAULT_TIMEOUTS.headersMs / 1000) },
   'keep-alive-timeout': { env: 'CVE_RECORDS_KEEP_ALIVE_TIMEOUT', help: 'seconds an idle keep-alive connection stays open', default: String(DEFAULT_TIMEOUTS.keepAliveMs / 1000) },
@@ -86,7 +86,7 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): Servi
     trustProxy: trustProxy(get('trust-proxy') ?? 'none'),
     redisUrl: redisUrl(get('redis-url')),
     workers: integer('workers', get('workers') ?? '1', 1, 64),
-    compression: oneOf('compression', get('compression') ?? 'on', ['on', 'off']) === 'on',
+    compression: oneOf('compression', get('compression') ?? 'off', ['on', 'off']) === 'on',
     cacheMaxAgeSeconds: integer('cache-max-age', get('cache-max-age') ?? '300', 0, 31_536_000),
     timeouts: {
       ...DEFAULT_TIMEOUTS,

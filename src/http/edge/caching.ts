@@ -24,15 +24,21 @@ export function entityTag(datasetVersion: string, payload: string | Buffer): str
 /** A compressed answer is another representation, so its ETag names the coding: `"…-gzip"`. */
 const CODING_SUFFIX = /-(gzip|br)"$/;
 
+/** The tag of bytes sent in `coding`: the coding appended once; identity bytes keep the tag as it is. */
+function codedTag(etag: string, coding: unknown): string {
+  return (coding === 'gzip' || coding === 'br') && !CODING_SUFFIX.test(etag) ? `${etag.slice(0, -1)}-${coding}"` : etag;
+}
+
 /**
  * If-None-Match uses the weak comparison (RFC 9110 §13.1.2): `W/` prefixes are ignored. A tag of a
  * compressed representation matches too: the client holds the same content, only encoded.
  */
 export function noneMatch(header: string | undefined, etag: string): boolean {
   if (!header) return false;
+  const content = etag.replace(CODING_SUFFIX, '"');
   return header.split(',').some((candidate) => {
     const tag = candidate.trim();
-    return tag === '*' || tag.replace(/^W\//, '').replace(CODING_SUFFIX, '"') === etag;
+    return tag === '*' || tag.replace(/^W\//, '').replace(CODING_SUFFIX, '"') === content;
   });
 }
 
@@ -42,9 +48,8 @@ export function noneMatch(header: string | undefined, etag: string): boolean {
  */
 export function registerCodingInEntityTag(app: FastifyInstance): void {
   const tagCoding: onSendHookHandler = (_request, reply, payload, done) => {
-    const coding = reply.getHeader('content-encoding');
     const etag = reply.getHeader('etag');
-    if (typeof etag === 'string' && (coding === 'gzip' || coding === 'br')) reply.header('etag', `${etag.slice(0, -1)}-${coding}"`);
+    if (typeof etag === 'string') reply.header('etag', codedTag(etag, reply.getHeader('content-encoding')));
     done(null, payload);
   };
   app.addHook('onRoute', (route) => {
@@ -64,7 +69,9 @@ export function registerCaching(app: FastifyInstance, maxAgeSeconds: number, dat
       reply.header('cache-control', 'no-store');
       return done(null, payload);
     }
-    const etag = entityTag(datasetVersion(), payload as string | Buffer);
+    // A handler that sends bytes already compressed (the static assets) has its coding named here; what
+    // the compression layer encodes later is named by registerCodingInEntityTag.
+    const etag = codedTag(entityTag(datasetVersion(), payload as string | Buffer), reply.getHeader('content-encoding'));
     reply.header('etag', etag);
     reply.header('cache-control', publicControl);
     if (!noneMatch(request.headers['if-none-match'], etag)) return done(null, payload);
