@@ -1,32 +1,20 @@
 // Issue 7, /docs in headless Chromium: Swagger UI, served by the service itself, renders every
 // operation of /openapi.json under the page's policy, and "Try it out" reaches the API.
-import type { FastifyInstance } from 'fastify';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { operations } from '../src/contract/index.js';
-import { launchChromium, saveScreenshot, serveDefaultDataset, watchProblems } from './support/browser.js';
+import { saveScreenshot, serviceAndBrowser, watchProblems } from './support/browser.js';
 
-let app: FastifyInstance;
-let baseUrl: string;
-let browser: Browser;
-beforeAll(async () => {
-  ({ app, baseUrl } = await serveDefaultDataset());
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const env = serviceAndBrowser();
 
 describe('the API reference at /docs', () => {
   it('renders every operation of the OpenAPI document from files of this origin only', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const problems = watchProblems(page);
     const origins = new Set<string>();
     page.on('request', (request) => {
       if (!request.url().startsWith('data:')) origins.add(new URL(request.url()).origin);
     });
-    await page.goto(`${baseUrl}/docs`);
+    await page.goto(`${env.baseUrl}/docs`);
     await page.locator('.opblock').first().waitFor();
 
     const shown = await page.locator('.opblock-summary').evaluateAll((blocks) =>
@@ -41,16 +29,16 @@ describe('the API reference at /docs', () => {
     ]);
     expect(shown.sort()).toEqual(expected.sort());
     expect(await page.locator('.info .title').innerText()).toContain('Public CVE Records API');
-    expect([...origins]).toEqual([baseUrl]);
+    expect([...origins]).toEqual([env.baseUrl]);
     await saveScreenshot(page, 'web-docs');
     expect(problems).toEqual([]);
     await page.close();
   });
 
   it('answers "Try it out" with the record from this service', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const problems = watchProblems(page);
-    await page.goto(`${baseUrl}/docs`);
+    await page.goto(`${env.baseUrl}/docs`);
     await page.getByText('/api/v1/cve-records/{recordId}', { exact: true }).click();
     await page.getByRole('button', { name: 'Try it out' }).click();
     await page.getByPlaceholder('recordId').fill('CVE-2024-6119');

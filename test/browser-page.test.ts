@@ -1,26 +1,15 @@
 // Issue 7, the page in headless Chromium with JavaScript: it loads, searches, filters and pages in
 // place (history and announcements included), is usable from the keyboard, labelled and legible, and
 // leaves a screenshot in test-artifacts/.
-import type { FastifyInstance } from 'fastify';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { NlwebResponse } from '../src/contract/index.js';
 import { PAGE_CSP } from '../src/http/web/content-security-policy.js';
 import { PAGE_SIZE, SEARCH_RESULTS } from '../src/http/web/home-page.js';
 import { loadDefaultCatalog } from './support/app.js';
-import { launchChromium, saveScreenshot, serveDefaultDataset, watchProblems } from './support/browser.js';
+import { saveScreenshot, serviceAndBrowser, watchProblems } from './support/browser.js';
 
-let app: FastifyInstance;
-let baseUrl: string;
-let browser: Browser;
-beforeAll(async () => {
-  ({ app, baseUrl } = await serveDefaultDataset());
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const env = serviceAndBrowser();
 
 /** The few members of the page's globals the in-page checks read (the type check runs without the DOM library). */
 interface PageElement {
@@ -40,9 +29,9 @@ interface PageGlobals {
 
 /** A fresh page at `path` and the problems it reports; `stayed` is set on it, and lost if it ever reloads. */
 async function open(path: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
   const problems = watchProblems(page);
-  await page.goto(baseUrl + path);
+  await page.goto(env.baseUrl + path);
   await page.evaluate(() => {
     (globalThis as unknown as PageGlobals).stayed = true;
   });
@@ -55,13 +44,13 @@ const focused = (page: Page) => page.evaluate(() => (globalThis as unknown as Pa
 
 describe('the page with JavaScript', () => {
   it('loads the newest records with its own policy and no error, and saves a screenshot', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const problems = watchProblems(page);
-    const response = await page.goto(`${baseUrl}/`);
+    const response = await page.goto(`${env.baseUrl}/`);
     expect(response!.headers()['content-security-policy']).toBe(PAGE_CSP);
     expect(await page.title()).toBe('Records · Public CVE Records');
     await expect.poll(() => page.locator('h1').innerText()).toBe('Cleared CVE records');
-    const expected = (await (await fetch(`${baseUrl}/api/v1/cve-records?limit=${PAGE_SIZE}`)).json()) as { records: { id: string }[] };
+    const expected = (await (await fetch(`${env.baseUrl}/api/v1/cve-records?limit=${PAGE_SIZE}`)).json()) as { records: { id: string }[] };
     expect(await rowIds(page)).toEqual(expected.records.map((r) => r.id));
     const screenshot = await saveScreenshot(page, 'web-home');
     expect(screenshot).toMatch(/test-artifacts\/web-home\.png$/);
@@ -79,9 +68,9 @@ describe('the page with JavaScript', () => {
     await page.keyboard.type('openssl since 2024');
     await page.keyboard.press('Enter');
 
-    await page.waitForURL(`${baseUrl}/?query=openssl+since+2024`);
+    await page.waitForURL(`${env.baseUrl}/?query=openssl+since+2024`);
     await expect.poll(() => page.locator('#results-heading').innerText()).toBe('Search results for “openssl since 2024”');
-    const ask = (await (await fetch(`${baseUrl}/ask?query=openssl%20since%202024&limit=${SEARCH_RESULTS}`)).json()) as NlwebResponse;
+    const ask = (await (await fetch(`${env.baseUrl}/ask?query=openssl%20since%202024&limit=${SEARCH_RESULTS}`)).json()) as NlwebResponse;
     expect(await rowIds(page)).toEqual(ask.results.map((r) => r.name.split(' ')[0]));
     expect(await page.locator('.reading').innerText()).toContain('year >= 2024');
     expect(await stayed(page)).toBe(true);
@@ -96,14 +85,14 @@ describe('the page with JavaScript', () => {
   it('filters by status as soon as one is chosen, then by project, in place', async () => {
     const { page, problems } = await open('/');
     await page.getByLabel('Status').selectOption('assigned-no-public-record');
-    await page.waitForURL(`${baseUrl}/?status=assigned-no-public-record`);
+    await page.waitForURL(`${env.baseUrl}/?status=assigned-no-public-record`);
     const assigned = (await loadDefaultCatalog()).records.filter((r) => r.status === 'assigned-no-public-record');
     await expect.poll(() => rowIds(page)).toHaveLength(assigned.length);
     expect(new Set(await page.locator('#results tbody .status').allInnerTexts())).toEqual(new Set(['Assigned, not yet public']));
 
     await page.getByLabel('Project').fill('OpenSSL');
     await page.getByRole('button', { name: 'Apply filters' }).click();
-    await page.waitForURL(`${baseUrl}/?project=OpenSSL&status=assigned-no-public-record`);
+    await page.waitForURL(`${env.baseUrl}/?project=OpenSSL&status=assigned-no-public-record`);
     const openssl = assigned.filter((r) => r.project === 'OpenSSL').map((r) => r.id);
     await expect.poll(async () => (await rowIds(page)).sort()).toEqual(openssl.sort());
     expect(await stayed(page)).toBe(true);
@@ -124,7 +113,7 @@ describe('the page with JavaScript', () => {
     const secondUrl = page.url();
 
     await page.getByRole('link', { name: 'First page' }).click();
-    await page.waitForURL(`${baseUrl}/?project=Linux`);
+    await page.waitForURL(`${env.baseUrl}/?project=Linux`);
     await expect.poll(() => rowIds(page)).toEqual(first);
 
     await page.goBack();
@@ -141,10 +130,10 @@ describe('the page with JavaScript', () => {
     const { page, problems } = await open('/?project=OpenSSL&status=public');
     const id = (await rowIds(page))[0]!;
     await page.getByRole('link', { name: id, exact: true }).click();
-    await page.waitForURL(`${baseUrl}/records/${id}`);
+    await page.waitForURL(`${env.baseUrl}/records/${id}`);
     expect(await page.locator('h1').innerText()).toBe(id);
     await page.getByRole('link', { name: 'OpenSSL', exact: true }).click();
-    await page.waitForURL(`${baseUrl}/?project=OpenSSL`);
+    await page.waitForURL(`${env.baseUrl}/?project=OpenSSL`);
     await expect.poll(() => page.locator('#results-heading').innerText()).toMatch(/ records · project OpenSSL$/);
     expect(problems).toEqual([]);
     await page.close();

@@ -1,40 +1,28 @@
 // Issue 7: the SDK is plain ES modules over fetch, so a browser runs it as built. Here Chromium loads
 // packages/sdk/dist into the service's own page (whose policy allows only this origin) and uses it.
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, serveDefaultDataset, watchProblems } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { serviceAndBrowser, watchProblems } from './support/browser.js';
 
 type Sdk = typeof import('@public-cve-records/sdk');
 
 const SDK_DIST = new URL('../packages/sdk/dist/', import.meta.url);
 
-let app: FastifyInstance;
-let baseUrl: string;
-let browser: Browser;
-beforeAll(async () => {
-  ({ app, baseUrl } = await serveDefaultDataset());
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const env = serviceAndBrowser();
 
 describe('the SDK in a browser', () => {
   it('lists, gets, batch-gets, searches, streams and maps errors from a page', async () => {
-    const page = await browser.newPage();
+    const page = await env.browser.newPage();
     const problems = watchProblems(page);
     // The built SDK appears under /sdk/ of the service's origin, as a site would serve its bundle, with
     // a module of the site's own that puts it where the test can reach it.
-    await page.route(`${baseUrl}/sdk/**`, (route) => {
+    await page.route(`${env.baseUrl}/sdk/**`, (route) => {
       const file = new URL(route.request().url()).pathname.slice('/sdk/'.length);
       return file === 'expose.js'
         ? route.fulfill({ body: "import * as sdk from './index.js'; globalThis.sdk = sdk;", contentType: 'text/javascript' })
         : route.fulfill({ path: fileURLToPath(new URL(file, SDK_DIST)), contentType: 'text/javascript' });
     });
-    await page.goto(`${baseUrl}/`);
+    await page.goto(`${env.baseUrl}/`);
     await page.addScriptTag({ url: '/sdk/expose.js', type: 'module' });
     await page.waitForFunction(() => 'sdk' in globalThis);
 
@@ -55,9 +43,9 @@ describe('the SDK in a browser', () => {
         events: [events[0], events.at(-1), events.length],
         error: error instanceof CveRecordsError ? [error.status, error.code, typeof error.requestId] : String(error),
       };
-    }, baseUrl);
+    }, env.baseUrl);
 
-    const openssl = (await (await fetch(`${baseUrl}/api/v1/cve-records?project=OpenSSL&limit=1`)).json()) as { pagination: { total: number } };
+    const openssl = (await (await fetch(`${env.baseUrl}/api/v1/cve-records?project=OpenSSL&limit=1`)).json()) as { pagination: { total: number } };
     expect(seen).toEqual({
       health: 'ok',
       listed: openssl.pagination.total,

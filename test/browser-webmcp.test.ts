@@ -2,28 +2,19 @@
 // page.webmcp lists the tools the page registered and calls them as an agent would. Chromium 156 puts
 // the model context at document.modelContext; the script also takes navigator.modelContext (the draft).
 import { createServer, type Server } from 'node:http';
-import type { FastifyInstance } from 'fastify';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { operations, type CveRecord, type CveRecordPage, type NlwebResponse } from '../src/contract/index.js';
 import { browserTools } from '../src/http/web/browser-tools.js';
-import { launchChromium, serveDefaultDataset, watchProblems } from './support/browser.js';
+import { launchChromium, serviceAndBrowser, watchProblems } from './support/browser.js';
 
-let app: FastifyInstance;
-let baseUrl: string;
-let browser: Browser;
+const env = serviceAndBrowser({ webmcp: true });
 let page: Page;
 let problems: string[];
 beforeAll(async () => {
-  ({ app, baseUrl } = await serveDefaultDataset());
-  browser = await launchChromium({ webmcp: true });
-  page = await browser.newPage();
+  page = await env.browser.newPage();
   problems = watchProblems(page);
-  await page.goto(`${baseUrl}/`);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+  await page.goto(`${env.baseUrl}/`);
 });
 
 interface ToolResult<T> {
@@ -77,17 +68,17 @@ describe('WebMCP tools of the page', () => {
   it('calls the API of the origin the script came from, when another site includes it', async () => {
     const site: Server = createServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/html' });
-      response.end(`<!doctype html><title>Another site</title><script src="${baseUrl}/browser-tools.js"></script>`);
+      response.end(`<!doctype html><title>Another site</title><script src="${env.baseUrl}/browser-tools.js"></script>`);
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    const other = await browser.newPage();
+    const other = await env.browser.newPage();
     const otherProblems = watchProblems(other);
     await other.goto(`http://127.0.0.1:${(site.address() as { port: number }).port}/`);
     const apiRequests: string[] = [];
     other.on('request', (request) => apiRequests.push(request.url()));
     const result = (await other.webmcp.callTool('getPublicCveRecord', { recordId: 'CVE-2024-6119' })) as ToolResult<CveRecord>;
     expect(result.structuredContent.id).toBe('CVE-2024-6119');
-    expect(apiRequests).toEqual([`${baseUrl}/api/v1/cve-records/CVE-2024-6119`]);
+    expect(apiRequests).toEqual([`${env.baseUrl}/api/v1/cve-records/CVE-2024-6119`]);
     expect(otherProblems).toEqual([]);
     await other.close();
     site.close();
@@ -99,7 +90,7 @@ describe('without WebMCP', () => {
     const plain = await launchChromium();
     const other = await plain.newPage();
     const otherProblems = watchProblems(other);
-    await other.goto(`${baseUrl}/`);
+    await other.goto(`${env.baseUrl}/`);
     await other.waitForLoadState('load');
     const modelContext = await other.evaluate(() => {
       const { document, navigator } = globalThis as unknown as { document: object; navigator: object };

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { buildTestApp, loadDefaultCatalog } from './app.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -68,4 +69,21 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   const path = `${ARTIFACTS}${name}.png`;
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+/**
+ * The service on the default dataset and a Chromium, for one test file: started before its tests,
+ * closed after them. The fields are filled in by the time the tests run.
+ */
+export function serviceAndBrowser(options: { webmcp?: boolean } = {}): { app: FastifyInstance; baseUrl: string; browser: Browser } {
+  const env = {} as { app: FastifyInstance; baseUrl: string; browser: Browser };
+  beforeAll(async () => {
+    Object.assign(env, await serveDefaultDataset());
+    env.browser = await launchChromium(options);
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.app?.close();
+  });
+  return env;
 }
