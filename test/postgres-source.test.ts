@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate, upsertCatalog } from '../src/sources/postgres/database.js';
+import { loadDefaultCatalog } from './support/app.js';
 import { runCli, startServer, type Running } from './support/cli.js';
 
 const BASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -41,7 +43,7 @@ const projectOf = async (server: Running, id: string) => {
 describe('PostgreSQL source', () => {
   it('db migrate creates the schema once and is safe to run again', async () => {
     const first = await runCli(['db', 'migrate', '--database-url', url]);
-    expect(first.stdout).toBe('applied 1 migration\n');
+    expect(first.stdout).toBe('applied 2 migrations\n');
     const again = await runCli(['db', 'migrate', '--database-url', url]);
     expect(again.stdout).toBe('schema is up to date\n');
   });
@@ -53,6 +55,22 @@ describe('PostgreSQL source', () => {
     expect((await admin.query('SELECT count(*)::int AS n FROM cve_records')).rows[0].n).toBe(9);
     expect((await admin.query(`SELECT to_char(last_verified, 'YYYY-MM-DD') AS d FROM cve_catalog`)).rows[0].d).toBe('2025-03-01');
   });
+
+  it('holds the whole embedded dataset, long product names included', async () => {
+    const catalog = await loadDefaultCatalog();
+    const longest = Math.max(...catalog.records.map((r) => r.project.length));
+    expect(longest).toBeGreaterThan(200);
+    const other = `${schema}_full`;
+    await admin.query(`CREATE SCHEMA ${other}`);
+    const fullUrl = `${BASE_URL}?options=${encodeURIComponent(`-c search_path=${other}`)}`;
+    try {
+      await migrate(fullUrl);
+      await upsertCatalog(fullUrl, catalog);
+      expect((await admin.query(`SELECT count(*)::int AS n, max(char_length(project))::int AS longest FROM ${other}.cve_records`)).rows[0]).toEqual({ n: catalog.records.length, longest });
+    } finally {
+      await admin.query(`DROP SCHEMA ${other} CASCADE`);
+    }
+  }, 120_000);
 
   it('two replicas serve a changed record within a second', async () => {
     const args = ['--database-url', url, '--rate-limit-max', '0'];
