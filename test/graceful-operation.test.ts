@@ -3,7 +3,7 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { startServer } from './support/cli.js';
+import { startServer, type Running } from './support/cli.js';
 
 const PIPELINED = 500;
 
@@ -73,12 +73,18 @@ describe('graceful stop', () => {
   }, 120_000);
 });
 
+/** How many workers have said they listen, waiting up to 30 s for `expected` (each loads the catalog itself). */
+async function workersListening(server: Running, expected: number): Promise<number> {
+  const listening = () => new Set([...server.output().matchAll(/"pid":(\d+)[^\n]*Server listening/g)].map((m) => m[1])).size;
+  const deadline = Date.now() + 30_000;
+  while (listening() < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  return listening();
+}
+
 describe('--workers', () => {
   it('serves one port from two processes that honour each other’s cursors and stop together', async () => {
     const server = await startServer(['--workers', '2', '--rate-limit-max', '1000']);
-    await new Promise((resolve) => setTimeout(resolve, 1000)); // the second worker
-    const pids = new Set([...server.output().matchAll(/"pid":(\d+)[^\n]*Server listening/g)].map((m) => m[1]));
-    expect(pids.size).toBe(2);
+    expect(await workersListening(server, 2)).toBe(2);
     const first = await (await request(`${server.baseUrl}/api/v1/cve-records?limit=2`)).body.json() as { pagination: { nextCursor: string } };
     for (let i = 0; i < 6; i++) {
       // New connections are spread over the workers; every one must accept the cursor.
@@ -87,11 +93,11 @@ describe('--workers', () => {
       await next.body.dump();
     }
     expect(await server.stop()).toBe(0);
-  });
+  }, 90_000);
 
   it('with Redis, two workers hand out exactly the limit for one address', async () => {
     const server = await startServer(['--workers', '2', '--redis-url', process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', '--rate-limit-max', '30', '--rate-limit-window', '3600', '--trust-proxy', '127.0.0.1']);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await workersListening(server, 2)).toBe(2);
     const client = `198.19.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
     const codes = [];
     for (let i = 0; i < 40; i++) {
@@ -102,5 +108,5 @@ describe('--workers', () => {
     expect(codes.filter((code) => code === 200)).toHaveLength(30);
     expect(codes.filter((code) => code === 429)).toHaveLength(10);
     expect(await server.stop()).toBe(0);
-  });
+  }, 90_000);
 });
