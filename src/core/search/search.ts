@@ -3,7 +3,7 @@
 import type { RecordEntry, Snapshot } from '../snapshot.js';
 import { understandQuery, yearMatches, type QueryUnderstanding } from './query-understanding.js';
 import { rankByWords } from './ranking.js';
-import { searchIndexOf } from './search-index.js';
+import { prepareSearchIndex, searchIndexOf } from './search-index.js';
 
 export interface SearchHit {
   readonly entry: RecordEntry;
@@ -59,6 +59,15 @@ export function search(snapshot: Snapshot, text: string, limit: number): SearchR
     return seen.has(entry.record.id) ? [] : [{ entry, score }];
   });
   return result([...named, ...byWords], [...missing, ...explanation]);
+}
+
+/**
+ * `search` once the snapshot's index is ready. Just after a start or a reload the index may still be
+ * building in steps between requests; a caller waits for that build instead of starting another.
+ */
+export async function searchWhenReady(snapshot: Snapshot, text: string, limit: number): Promise<SearchResult> {
+  await prepareSearchIndex(snapshot);
+  return search(snapshot, text, limit);
 }
 
 /** The hits of `search`, for callers that do not show the explanation. */

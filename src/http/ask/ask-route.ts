@@ -2,8 +2,7 @@
 // answers both, so the stream and the JSON carry the same results for the same query.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AskQuery, errorCatalog, operations, type NlwebResponse } from '../../contract/index.js';
-import { prepareSearchIndex } from '../../core/search/search-index.js';
-import { search } from '../../core/search/search.js';
+import { searchWhenReady } from '../../core/search/search.js';
 import type { ServiceContext } from '../context.js';
 import { operation, operationRoute, rejectRepeatedParameters } from '../rest/route-options.js';
 import { flattenStructuredBody, normalizeFlags, toAskRequest, type AskRequest } from './ask-request.js';
@@ -17,9 +16,7 @@ export async function registerAskRoute(app: FastifyInstance, ctx: ServiceContext
     const ask = toAskRequest(params, request);
     reply.header('vary', 'Accept');
     const run = async (): Promise<NlwebResponse> => {
-      // Just after a start the index may still be building in steps; wait for it rather than build it twice.
-      await prepareSearchIndex(ctx.store.current);
-      const found = search(ctx.store.current, ask.query, ask.limit);
+      const found = await searchWhenReady(ctx.store.current, ask.query, ask.limit);
       return {
         query_id: ask.queryId,
         query: ask.query,

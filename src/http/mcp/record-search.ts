@@ -2,8 +2,7 @@
 // scores and texts, and the records themselves beside them so an agent reads project and status
 // without parsing a title.
 import { ASK_LIMIT, type CveRecord, type NlwebResult, type RecordSearchResults } from '../../contract/index.js';
-import { prepareSearchIndex } from '../../core/search/search-index.js';
-import { DEFAULT_SEARCH_PHRASE, search } from '../../core/search/search.js';
+import { DEFAULT_SEARCH_PHRASE, searchWhenReady } from '../../core/search/search.js';
 import { toNlwebResult } from '../ask/nlweb-results.js';
 import type { ServiceContext } from '../context.js';
 
@@ -18,10 +17,7 @@ export interface AgentSearch {
 
 export async function agentSearch(ctx: ServiceContext, query: string | undefined, limit: number = ASK_LIMIT.default): Promise<AgentSearch> {
   const text = query?.trim() || DEFAULT_SEARCH_PHRASE;
-  const snapshot = ctx.store.current;
-  // Just after a start the index may still be building in steps; wait for it as /ask does.
-  await prepareSearchIndex(snapshot);
-  const found = search(snapshot, text, limit);
+  const found = await searchWhenReady(ctx.store.current, text, limit);
   const { baseUrl, siteName } = ctx.config;
   return {
     query: text,

@@ -11,7 +11,7 @@ import {
   type RecordStatus,
 } from '../../contract/index.js';
 import { listRecords } from '../../core/list.js';
-import { search } from '../../core/search/search.js';
+import { searchWhenReady } from '../../core/search/search.js';
 import type { Snapshot } from '../../core/snapshot.js';
 import { toNlwebResult } from '../ask/nlweb-results.js';
 import type { ServiceContext } from '../context.js';
@@ -29,15 +29,15 @@ const SNIPPET_CHARACTERS = 240;
 /** A query string the page cannot show, said in words for the person who typed it. */
 class ViewProblem extends Error {}
 
-export function homePage(ctx: ServiceContext): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
-  return (request, reply) => {
+export function homePage(ctx: ServiceContext): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
+  return async (request, reply) => {
     const snapshot = ctx.store.current;
     let view: ListView = {};
     let status = 200;
     let results: Html;
     try {
       view = readView(request.query);
-      results = view.query ? searchResults(ctx, snapshot, view.query) : listResults(ctx, snapshot, view);
+      results = view.query ? await searchResults(ctx, snapshot, view.query) : listResults(ctx, snapshot, view);
     } catch (error) {
       if (!(error instanceof ViewProblem) && !(error instanceof ServiceError && error.code === 'invalid_cursor')) throw error;
       status = 400;
@@ -85,8 +85,8 @@ function titleOf(view: ListView): string {
 }
 
 /** The same search and results /ask answers with, shown as a table of records. */
-function searchResults(ctx: ServiceContext, snapshot: Snapshot, query: string): Html {
-  const found = search(snapshot, query, SEARCH_RESULTS);
+async function searchResults(ctx: ServiceContext, snapshot: Snapshot, query: string): Promise<Html> {
+  const found = await searchWhenReady(snapshot, query, SEARCH_RESULTS);
   const count = found.hits.length;
   const summary =
     count === 0

@@ -47,7 +47,7 @@ function parseAccept(header: string): MediaRange[] {
   });
 }
 
-type Handler = (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+type Handler = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | Promise<FastifyReply>;
 
 /**
  * A handler for a path that is both a document (`type`, the default) and a page: browsers get the
