@@ -48,6 +48,11 @@ export class OpenApiValidator {
       pointer = entry.$ref;
       entry = this.doc.components.responses[entry.$ref.split('/').pop()];
     }
+    if (!entry.content) {
+      // A response documented without content (304 Not Modified) must come without a body.
+      expect(response.body, `${method} ${path} ${response.statusCode} has no body`).toBe('');
+      return;
+    }
     expect(String(response.headers['content-type'])).toContain(contentType);
     expect(entry.content?.[contentType], `${contentType} is documented`).toBeDefined();
     const validate = this.#ajv.getSchema(`openapi${pointer}/content/${escape(contentType)}/schema`)!;
