@@ -56,6 +56,44 @@ describe('SendMessage', () => {
   });
 });
 
+describe('hostile messages (issue 11)', () => {
+  it('one long word sent to /a2a is read up to the query bound and answered at once (item 1)', async () => {
+    const started = performance.now();
+    const { status, envelope } = await call('SendMessage', userMessage('l'.repeat(64_000)));
+    expect(status).toBe(200);
+    const data = envelope.result!.message.parts[1].data;
+    expect(data.query).toHaveLength(512);
+    expect(data.understood).toContain('only the first 512 characters are read');
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('JSON nested 30,000 levels deep is an invalid request, not an internal error', async () => {
+    const deep = '['.repeat(30_000) + ']'.repeat(30_000);
+    const { envelope } = await send(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"x"}],"metadata":{"a":${deep}}}}}`);
+    expect(envelope.error).toMatchObject({ code: -32600, message: 'Invalid Request: JSON nested deeper than 64 levels.' });
+  });
+
+  it('the text part is inert for clients that render Markdown or HTML; the data part is unchanged (item 13)', async () => {
+    const hostile = buildTestApp({
+      catalog: {
+        lastVerified: '2025-01-01',
+        records: [{ id: 'CVE-2024-0666', project: 'x[y](javascript:z)', status: 'public', url: 'https://www.cve.org/CVERecord?id=CVE-2024-0666', summary: 'A <img src=x onerror=alert(1)> and ![i](http://t/x.png) bug.' }],
+      },
+    });
+    const server = await hostile;
+    try {
+      const response = await server.inject({ method: 'POST', url: '/a2a', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: userMessage('CVE-2024-0666') }) });
+      const [text, data] = response.json().result.message.parts;
+      expect(text.text).toContain('A \\<img src=x onerror=alert(1)\\> and !\\[i\\](http://t/x.png) bug.');
+      expect(text.text).toContain('x\\[y\\](javascript:z)');
+      expect(text.text).not.toMatch(/(^|[^\\])<img/);
+      expect(data.data.results[0].snippet).toBe('A <img src=x onerror=alert(1)> and ![i](http://t/x.png) bug.');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('A2A errors', () => {
   const unsupported: [method: string, params: unknown, code: number][] = [
     ['SendStreamingMessage', userMessage('curl'), -32004],

@@ -36,6 +36,12 @@ describe('client address', () => {
     expect(clientAddress('10.0.0.2', { forwarded: 'for=192.0.2.60;proto=http;by=203.0.113.43' }, trusted)).toBe('192.0.2.60');
   });
 
+  it('reads Forwarded: for="198.51.100.7:4711", a quoted IPv4 address with a port (issue 11, item 7)', () => {
+    expect(clientAddress('10.0.0.2', { forwarded: 'for="198.51.100.7:4711"' }, trusted)).toBe('198.51.100.7');
+    expect(clientAddress('10.0.0.2', { forwarded: 'proto=https; For="198.51.100.8:443", for=10.0.0.9' }, trusted)).toBe('198.51.100.8');
+    expect(clientAddress('10.0.0.2', { 'x-forwarded-for': '198.51.100.9:5555' }, trusted)).toBe('198.51.100.9');
+  });
+
   it('stops at an unparsable hop and keeps the last believable address', () => {
     expect(clientAddress('10.0.0.2', { forwarded: 'for=unknown' }, trusted)).toBe('10.0.0.2');
     expect(clientAddress('10.0.0.2', { 'x-forwarded-for': 'garbage' }, trusted)).toBe('10.0.0.2');

@@ -99,6 +99,37 @@ describe('size limits', () => {
   });
 });
 
+describe('answers node:http would give bare (issue 11, item 9)', () => {
+  it('an HTTP/1.1 request without Host gets a 400 ErrorResponse with a request id and the edge headers', async () => {
+    const { text } = await rawExchange((socket) => socket.write('GET /api/v1/health HTTP/1.1\r\nConnection: close\r\n\r\n'));
+    expect(text).toMatch(/^HTTP\/1\.1 400 /);
+    const body = bodyOf(text);
+    expect(body.error.code).toBe('bad_request');
+    expect(body.error.message).toMatch(/Host/);
+    expect(text.toLowerCase()).toContain(`x-request-id: ${body.requestId}`);
+    expect(text.toLowerCase()).toContain('access-control-allow-origin: *');
+    expect(text.toLowerCase()).toContain('ratelimit-limit:');
+  });
+
+  it('an HTTP/1.0 request needs no Host', async () => {
+    const { text } = await rawExchange((socket) => socket.write('GET /api/v1/health HTTP/1.0\r\n\r\n'));
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it('Expect: 200-ok is ignored, as RFC 9110 allows, rather than answered with a bare 417', async () => {
+    const { text } = await rawExchange((socket) => socket.write('GET /api/v1/health HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n'));
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(bodyOf(text).status).toBe('ok');
+  });
+
+  it('CONNECT gets a 405 ErrorResponse, not a closed connection', async () => {
+    const { text } = await rawExchange((socket) => socket.write('CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n'));
+    expect(text).toMatch(/^HTTP\/1\.1 405 /);
+    expect(bodyOf(text).error.code).toBe('method_not_allowed');
+    expect(text).toContain('Allow: GET, HEAD, POST, OPTIONS');
+  });
+});
+
 describe('slow clients', () => {
   it('cuts off a client that trickles its headers (slow loris) with 408', async () => {
     const { text, closedAfterMs } = await rawExchange((socket) => {

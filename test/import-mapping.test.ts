@@ -17,6 +17,7 @@ describe('mapCveRecord: published records', () => {
   it('maps a dataVersion 5.1 record with a title and an English description', () => {
     expect(mapCveRecord(fixture('v51-published.CVE-2023-5365.json'))).toEqual({
       ok: true,
+      warnings: [],
       record: {
         id: 'CVE-2023-5365',
         project: 'HP LIFE Android Mobile', // the product is "HP LIFE Android Mobile " in the record
@@ -45,6 +46,7 @@ describe('mapCveRecord: published records', () => {
     expect(Object.keys(json)[0]).toBe('containers');
     expect(mapCveRecord(json)).toEqual({
       ok: true,
+      warnings: [],
       record: {
         id: 'CVE-2013-1202',
         project: 'Cisco ACE',
@@ -59,6 +61,7 @@ describe('mapCveRecord: published records', () => {
   it('takes the first usable product of several affected entries', () => {
     expect(mapCveRecord(fixture('several-products.CVE-2023-50297.json'))).toEqual({
       ok: true,
+      warnings: [],
       record: {
         id: 'CVE-2023-50297',
         project: 'PowerCMS (PowerCMS 6 Series)',
@@ -76,6 +79,7 @@ describe('mapCveRecord: published records', () => {
   it('falls back to packageName when there is no product', () => {
     expect(mapCveRecord(fixture('package-name-only.CVE-2024-33998.json'))).toEqual({
       ok: true,
+      warnings: [],
       record: {
         id: 'CVE-2024-33998',
         project: 'Moodle',
@@ -110,6 +114,7 @@ describe('mapCveRecord: published records', () => {
   it('keeps a product that is not n/a even when it says nothing ("None Available"); accepts lang en-US', () => {
     expect(mapCveRecord(fixture('en-us.CVE-2019-1183.json'))).toEqual({
       ok: true,
+      warnings: [],
       record: {
         id: 'CVE-2019-1183',
         project: 'None Available',
@@ -127,6 +132,7 @@ describe('mapCveRecord: published records', () => {
   it('does not repeat a title that the description already starts with', () => {
     expect(mapCveRecord(fixture('description-starts-with-title.CVE-2022-35798.json'))).toEqual({
       ok: true,
+      warnings: [],
       record: {
         id: 'CVE-2022-35798',
         project: 'Azure Arc Jumpstart',
@@ -142,6 +148,7 @@ describe('mapCveRecord: published records', () => {
     const result = mapCveRecord(fixture('title-is-cve-id.CVE-2020-10129.json'));
     expect(result).toEqual({
       ok: true,
+      warnings: [],
       record: {
         id: 'CVE-2020-10129',
         project: 'SearchBlox',
@@ -159,6 +166,7 @@ describe('mapCveRecord: published records', () => {
     const result = mapCveRecord(fixture('german-and-english.CVE-2023-5695.json'));
     expect(result).toEqual({
       ok: true,
+      warnings: [],
       record: {
         id: 'CVE-2023-5695',
         project: 'Internet Banking System',
@@ -179,6 +187,7 @@ describe('mapCveRecord: published records', () => {
   it('cuts a long summary to 1000 characters at a word boundary with a trailing ellipsis', () => {
     expect(mapCveRecord(fixture('long-description.CVE-2024-52008.json'))).toEqual({
       ok: true,
+      warnings: [],
       record: {
         id: 'CVE-2024-52008',
         project: 'fides',
@@ -211,6 +220,7 @@ describe('mapCveRecord: published records', () => {
     const overrides = new Map([['CVE-2024-28277', 'School Task Manager']]);
     expect(mapCveRecord(json, overrides)).toEqual({
       ok: true,
+      warnings: [],
       record: {
         id: 'CVE-2024-28277',
         project: 'School Task Manager',
@@ -238,7 +248,44 @@ describe('mapCveRecord: published records', () => {
     expect(mapCveRecord(json)).toEqual({
       ok: true,
       record: { id: 'CVE-2013-1202', project: 'Cisco ACE', status: 'public', url: url('CVE-2013-1202') },
+      warnings: [{ kind: 'invalid-date', detail: 'CVE-2013-1202: cveMetadata.datePublished "2020-02-30T13:37:03" is not a date; published left out' }],
     });
+  });
+});
+
+describe('what the campaign found (issue 11)', () => {
+  it.each(['5.0', '5.1', '5.1.0', '5.1.1', '5.2.0', '5.10'])('accepts dataVersion %s, as the CVE Record Format allows (item 6)', (version) => {
+    const json = fixture('v51-published.CVE-2023-5365.json');
+    json.dataVersion = version;
+    expect(mapCveRecord(json).ok).toBe(true);
+  });
+
+  it.each(['5', '5.', '5.01', '5.1.01', '6.0', '5.1.1.1'])('refuses dataVersion %s', (version) => {
+    const json = fixture('v51-published.CVE-2023-5365.json');
+    json.dataVersion = version;
+    expect(mapCveRecord(json)).toMatchObject({ ok: false, reason: 'invalid-format' });
+  });
+
+  it('a description that is one word over 1,000 characters still gives a summary (item 13)', () => {
+    const json = fixture('v51-published.CVE-2023-5365.json');
+    json.containers.cna.title = 'Short title';
+    json.containers.cna.descriptions = [{ lang: 'en', value: `Overflow ${'A'.repeat(1500)} end` }];
+    const result = mapCveRecord(json);
+    expect(result.ok && result.record.summary).toHaveLength(1000);
+    expect(result.ok && result.record.summary).toMatch(/^Short title: Overflow AAAA.*A…$/);
+  });
+
+  it('an invalid datePublished is reported as a warning, and the record kept (item 13)', () => {
+    const json = fixture('v51-published.CVE-2023-5365.json');
+    json.cveMetadata.datePublished = 'yesterday';
+    const result = mapCveRecord(json);
+    expect(result.ok && result.warnings).toEqual([{ kind: 'invalid-date', detail: 'CVE-2023-5365: cveMetadata.datePublished "yesterday" is not a date; published left out' }]);
+  });
+
+  it('drops zero-width and bidirectional control characters from names (item 13)', () => {
+    const json = fixture('v51-published.CVE-2023-5365.json');
+    json.containers.cna.affected[0].product = '\u200BEvil\u202E Product\u2066';
+    expect(project(mapCveRecord(json))).toBe('Evil Product');
   });
 });
 

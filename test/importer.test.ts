@@ -1,7 +1,8 @@
 // Issue 5, the importer: CVE JSON 5 from directory trees, files, zips and nested zips; selection by
 // cleared ids, assigner and date; every bad input reported with its file and counted, never a crash.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,7 @@ import { importRecords } from '../src/import/importer.js';
 import { readInputs } from '../src/import/inputs.js';
 import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
 import { runCli } from './support/cli.js';
+import { zipBytes } from './support/zip-writer.js';
 
 const fixtures = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const RECORDS_ZIP = fixtures('import/records.zip');
@@ -148,6 +150,92 @@ describe('cve-records import and validate', () => {
     const { code, stdout } = await runCli(['import', SAMPLE_ZIP, '--ids', fileURLToPath(new URL('../data/cleared-ids.txt', import.meta.url)), '--last-verified', '2025-01-24', '--out', out, '--strict']);
     expect(code).toBe(0);
     expect(stdout).toContain('public 14602, assigned-no-public-record 40');
-    expect(await readFile(out)).toEqual(await readFile(DEFAULT_RECORDS_FILE));
+    // Compared as a verdict, not with toEqual: a diff of two 10 MB buffers would exhaust the heap.
+    expect((await readFile(out)).equals(await readFile(DEFAULT_RECORDS_FILE))).toBe(true);
   }, 240_000);
+});
+
+// Issue 11: what an adversarial campaign found in the importer. Each test is named after its finding.
+describe('hostile inputs (issue 11)', () => {
+  const record = (id: string) => readFile(fixtures('cve-json5/v51-published.CVE-2023-5365.json'), 'utf8').then((text) => text.replaceAll('CVE-2023-5365', id));
+  const scratch = () => mkdtemp(join(tmpdir(), 'hostile-'));
+
+  it('import --strict with an unreadable input does not overwrite --out (item 3)', async () => {
+    const dir = await scratch();
+    const out = join(dir, 'catalog.json');
+    expect((await runCli(['import', RECORDS_ZIP, '--out', out])).code).toBe(0);
+    const before = await readFile(out);
+    const strict = await runCli(['import', RECORDS_ZIP, join(dir, 'missing.zip'), '--out', out, '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('written:   nothing (--strict, and some input was bad)');
+    expect(await readFile(out)).toEqual(before);
+    // Without --strict, an import that could read nothing at all writes nothing either.
+    const nothing = await runCli(['import', join(dir, 'missing.zip'), '--out', out]);
+    expect(nothing.code).toBe(1);
+    expect(await readFile(out)).toEqual(before);
+    expect((await readdir(dir)).sort()).toEqual(['catalog.json']); // no temporary file left behind
+  });
+
+  it('a nested zip is not copied to temporary disk beyond a bound of the archive size (item 4)', async () => {
+    const dir = await scratch();
+    // 2.2 GB declared for the inner zip of a tiny archive: refused before a byte is written to disk.
+    const inner = zipBytes([{ name: 'cves/CVE-2023-5365.json', data: await record('CVE-2023-5365') }]);
+    const bomb = join(dir, 'nested-bomb.zip');
+    await writeFile(bomb, zipBytes([{ name: 'cves.zip', data: inner, declaredSize: 2_200_000_000 }]));
+    const result = await run([bomb]);
+    expect(result.imported).toBe(0);
+    expect(result.problems[0]).toMatchObject({ category: 'unreadable-input', source: bomb });
+    expect(result.problems[0]!.detail).toMatch(/refused as a zip bomb at cves\.zip/);
+    // A real nested zip of the same shape still imports.
+    const real = join(dir, 'release.zip');
+    await writeFile(real, zipBytes([{ name: 'cves.zip', data: inner }]));
+    expect((await run([real])).catalog.records.map((r) => r.id)).toEqual(['CVE-2023-5365']);
+  });
+
+  it('entries sharing one compressed body are refused, not each inflated in full (item 5)', async () => {
+    const dir = await scratch();
+    const text = await record('CVE-2023-5365');
+    const shared = join(dir, 'shared-body.zip');
+    await writeFile(shared, zipBytes([
+      { name: 'a/CVE-2023-5365.json', data: text },
+      ...Array.from({ length: 50 }, (_, i) => ({ name: `b/copy-${i}.json`, data: '', sharesBodyOf: 'a/CVE-2023-5365.json' })),
+    ]));
+    const result = await run([shared]);
+    expect(result.imported).toBe(1);
+    expect(result.skipped['unreadable-entry']).toBe(50);
+    expect(result.problems.every((p) => p.detail.includes('shares its compressed data with another entry'))).toBe(true);
+    // Entries that each declare a great deal: the whole archive's bound stops them before any is inflated.
+    const declared = join(dir, 'declared.zip');
+    await writeFile(declared, zipBytes(Array.from({ length: 20 }, (_, i) => ({ name: `CVE-2024-${1000 + i}.json`, data: '{}', declaredSize: 50_000_000 }))));
+    const bounded = await run([declared]);
+    expect(bounded.problems.at(-1)).toMatchObject({ category: 'unreadable-input' });
+    expect(bounded.problems.at(-1)!.detail).toMatch(/would inflate to more than 268435456 bytes/);
+  });
+
+  it('directory inputs: invalid UTF-8 is reported, link loops end, a FIFO is not read, links out of the tree are not followed (item 12)', async () => {
+    const root = await scratch();
+    await mkdir(join(root, 'cves', '2023'), { recursive: true });
+    await writeFile(join(root, 'cves', '2023', 'CVE-2023-5365.json'), await record('CVE-2023-5365'));
+    await writeFile(join(root, 'cves', '2023', 'latin1.json'), Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x7d]));
+    await symlink(join(root, 'cves'), join(root, 'cves', '2023', 'loop'));
+    await symlink(join(root, 'cves'), join(root, 'cves', 'loop2'));
+    await symlink('/etc/passwd', join(root, 'cves', 'passwd.json'));
+    execFileSync('mkfifo', [join(root, 'cves', 'fifo.json')]);
+    const result = await run([root]);
+    expect(result.catalog.records.map((r) => r.id)).toEqual(['CVE-2023-5365']);
+    const bySource = Object.fromEntries(result.problems.map((p) => [p.source.slice(root.length + 1), p.detail]));
+    expect(bySource).toEqual({
+      'cves/2023/latin1.json': 'not valid UTF-8',
+      'cves/fifo.json': 'not a regular file: not read',
+      'cves/passwd.json': 'symbolic link leads outside the tree or nowhere: not followed',
+    });
+    expect(JSON.stringify(result)).not.toContain('root:');
+  }, 20_000);
+
+  it('a file that is not JSON is reported without quoting its text', async () => {
+    const dir = await scratch();
+    await writeFile(join(dir, 'secret.json'), 'root:x:0:0:root:/root:/bin/bash');
+    const result = await run([dir]);
+    expect(result.problems).toEqual([{ category: 'invalid-json', source: join(dir, 'secret.json'), detail: 'not valid JSON' }]);
+  });
 });

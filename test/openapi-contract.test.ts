@@ -1,5 +1,6 @@
 // Every response of every operation, successes and errors, checked against the served OpenAPI document.
 import { execFile } from 'node:child_process';
+import { connect } from 'node:net';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,12 +71,39 @@ describe('the served OpenAPI document', () => {
   const anyRequest = [408, 414, 429, 431, 500];
   it.each([
     ['/api/v1/cve-records', 'get', [200, 304, 400, 404, 405, ...anyRequest]],
-    ['/api/v1/cve-records/{recordId}', 'get', [200, 304, 404, 405, ...anyRequest]],
+    ['/api/v1/cve-records/{recordId}', 'get', [200, 304, 400, 404, 405, ...anyRequest]],
     ['/api/v1/cve-records/batch', 'post', [200, 400, 404, 405, ...anyRequest]],
     ['/ask', 'get', [200, 400, 404, 405, ...anyRequest]],
-    ['/api/v1/health', 'get', [200, 405, ...anyRequest]],
+    ['/api/v1/health', 'get', [200, 400, 405, ...anyRequest]],
   ])('documents the status codes of %s %s (spec rule 5)', (path, method, statuses) => {
     expect(contract.documentedStatuses(path, method).sort()).toEqual(statuses.sort());
+  });
+
+  it('documents 400 for health, capabilities, sandbox and get-one, which a malformed request gets (issue 11, item 11)', async () => {
+    const paths = [
+      ['/api/v1/health', '/api/v1/health'],
+      ['/api/v1/capabilities', '/api/v1/capabilities'],
+      ['/api/v1/sandbox', '/api/v1/sandbox'],
+      ['/api/v1/cve-records/{recordId}', '/api/v1/cve-records/CVE-2024-50000'],
+    ];
+    const server = await buildTestApp();
+    await server.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      for (const [path, url] of paths) {
+        // A Content-Length that is not a number: node:http refuses it before any route, as bad_request.
+        const response = await rawRequest((server.server.address() as { port: number }).port, `GET ${url} HTTP/1.1\r\nHost: x\r\nContent-Length: ten\r\n\r\n`);
+        expect(response.statusCode, url).toBe(400);
+        expect(JSON.parse(response.body).error.code).toBe('bad_request');
+        contract.check(path!, 'get', response);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("types /ask's mode as the values it accepts (issue 11, item 11)", () => {
+    const parameter = doc.paths['/ask'].get.parameters.find((p: any) => p.name === 'mode');
+    expect(parameter.schema.enum).toEqual(['list']);
   });
 
   it('gives every operation the lifecycle extension: active, 90 days minimum sunset notice', () => {
@@ -127,3 +155,19 @@ describe('the served OpenAPI document', () => {
     expect(`${stdout}${stderr}`).not.toMatch(/\berror\b/i);
   }, 60_000);
 });
+
+/** One raw HTTP/1.1 exchange, read until the server closes, as the contract checker reads a response. */
+function rawRequest(port: number, text: string): Promise<{ statusCode: number; headers: Record<string, string>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = received.split('\r\n\r\n');
+      const [status, ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      resolve({ statusCode: Number(status!.split(' ')[1]), headers, body });
+    });
+  });
+}

@@ -1,7 +1,7 @@
 // The REST operations of the spec, rule by rule, through Fastify's inject.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, fixtureOrder } from './support/app.js';
+import { buildTestApp, fixtureOrder, loadDefaultCatalog } from './support/app.js';
 
 let app: FastifyInstance;
 beforeAll(async () => {
@@ -185,6 +185,16 @@ describe('errors (spec Errors section, rule 5 of Endpoints)', () => {
     expect(response.headers.allow).toBe(allow);
   });
 
+  it.each(['SEARCH', 'PROPFIND', 'MKCOL', 'COPY', 'LOCK', 'LINK', 'PURGE', 'M-SEARCH'])(
+    'answers the extension method %s on an existing path with 405, not 404 (issue 11, item 10)',
+    async (method) => {
+      const response = await app.inject({ method: method as 'GET', url: '/api/v1/cve-records' });
+      expectError(response, 405, 'method_not_allowed');
+      expect(response.headers.allow).toBe('GET, HEAD, OPTIONS');
+      expectError(await app.inject({ method: method as 'GET', url: '/no-such-path' }), 404, 'not_found');
+    },
+  );
+
   it('sends X-Request-Id on every response, unique per request', async () => {
     const a = await get('/api/v1/health');
     const b = await get('/nope');
@@ -222,5 +232,24 @@ describe('HTTP manners', () => {
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(String(response.headers['access-control-allow-headers'])).toMatch(/Idempotency-Key/);
     expect(String(response.headers['access-control-allow-methods'])).toMatch(/POST/);
+  });
+});
+
+describe('long project names (issue 11, item 8)', () => {
+  it('the project filter takes every project name of the shipped data, the longest included', async () => {
+    const real = await buildTestApp({ catalog: await loadDefaultCatalog() });
+    try {
+      const names = [...new Set((await loadDefaultCatalog()).records.map((record) => record.project))].sort((a, b) => b.length - a.length);
+      expect(names[0]!.length).toBeGreaterThan(200);
+      for (const name of names.slice(0, 25)) {
+        const response = await real.inject({ url: `/api/v1/cve-records?project=${encodeURIComponent(name)}` });
+        expect(response.statusCode, name).toBe(200);
+        expect(response.json().records.length).toBeGreaterThan(0);
+        const page = await real.inject({ url: `/?project=${encodeURIComponent(name)}`, headers: { accept: 'text/html' } });
+        expect(page.statusCode, name).toBe(200);
+      }
+    } finally {
+      await real.close();
+    }
   });
 });

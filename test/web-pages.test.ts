@@ -79,7 +79,7 @@ describe('the list at /', () => {
   it('suggests the exact spelling of a project typed in another case', async () => {
     const { body } = await page(fixture, '/?project=OPENSSL');
     expect(body).toContain('No records with project OPENSSL.');
-    expect(body).toMatch(/Did you mean\s+<a href="\/\?project=openssl" data-enhance>openssl<\/a>\?/);
+    expect(body).toMatch(/Did you mean\s+<a href="\/\?project=openssl" data-enhance><bdi>openssl<\/bdi><\/a>\?/);
   });
 
   it('suggests the most common projects in the project field', async () => {
@@ -132,7 +132,7 @@ describe('record pages at /records/{id}', () => {
     expect(response.headers.etag).toBeDefined();
     const { body } = response;
     expect(body).toContain('<h1>CVE-2024-6119</h1>');
-    expect(body).toContain('<a href="/?project=OpenSSL" data-enhance>OpenSSL</a>');
+    expect(body).toContain('<a href="/?project=OpenSSL" data-enhance><bdi>OpenSSL</bdi></a>');
     expect(body).toContain('<span class="status status-public">Public</span>');
     expect(body).toContain('<time datetime="2024-09-03">2024-09-03</time>');
     expect(body).toContain('href="https://www.cve.org/CVERecord?id=CVE-2024-6119"');
@@ -158,6 +158,33 @@ describe('record pages at /records/{id}', () => {
     expect(body).not.toContain('<script>alert(1)</script>');
     expect(body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect((await page(fixture, '/records/%3Cb%3E')).body).toContain('<h1>No record &lt;b&gt;</h1>');
+  });
+});
+
+describe('defence in depth (issue 11, item 13)', () => {
+  const hostile = [
+    { id: 'CVE-2020-0002', project: 'evil\u202Eelif.exe\u200B', status: 'public' as const, url: 'javascript:alert(1)' },
+  ];
+  let served: FastifyInstance;
+  beforeAll(async () => {
+    // A snapshot built around validation (as a test can): the page must still never link script.
+    served = await buildTestApp({ catalog: { ...fixtureCatalog, records: [...fixtureCatalog.records, ...hostile] } });
+  });
+  afterAll(() => served.close());
+
+  it('never renders a record url that is not http(s) as a link', async () => {
+    for (const url of ['/records/CVE-2020-0002', '/?project=' + encodeURIComponent(hostile[0]!.project)]) {
+      const { body } = await page(served, url);
+      expect(body).toContain('CVE-2020-0002');
+      expect(body).not.toContain('href="javascript:');
+    }
+  });
+
+  it('isolates project names with <bdi>, so right-to-left overrides and zero-width characters cannot reorder the page', async () => {
+    const { body } = await page(served, '/records/CVE-2020-0002');
+    expect(body).toContain('<bdi>evil\u202Eelif.exe\u200B</bdi>');
+    const list = await page(served, '/');
+    expect(list.body).toContain('<bdi>evil\u202Eelif.exe\u200B</bdi>');
   });
 });
 

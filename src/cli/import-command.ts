@@ -24,7 +24,7 @@ Options:
   --assigner NAME        only records of this CNA (cveMetadata.assignerShortName)
   --since DATE           only records published on or after DATE
   --overrides FILE       project names, one "CVE-ID<TAB>project" per line, winning over the records' own
-  --strict               exit 1 when any input was bad (unreadable, invalid, duplicate, unnamed)
+  --strict               write nothing and exit 1 when any input was bad (unreadable, invalid, duplicate, unnamed)
   --to-database          upsert into PostgreSQL (--database-url or CVE_RECORDS_DATABASE_URL) in one transaction
   --database-url URL     PostgreSQL to import into
   --help                 show this help
@@ -77,6 +77,17 @@ export async function runImport(args: string[], env: NodeJS.ProcessEnv): Promise
     process.stderr.write(`cve-records import: the imported catalog is invalid, nothing written:\n${invalid.map((p) => `  ${p.pointer}: ${p.problem}`).join('\n')}\n`);
     return 1;
   }
+  const bad = result.problems.length;
+  if (result.read === 0 && result.skipped['unreadable-input'] > 0) {
+    // Not one input could be read: an empty catalog written now would empty the service.
+    process.stdout.write(summary(result, ['nothing (no input could be read)']));
+    return 1;
+  }
+  if (values.strict && bad > 0) {
+    // --strict promises a catalog only from clean input: the old catalog (and a server watching it) stays.
+    process.stdout.write(summary(result, ['nothing (--strict, and some input was bad)']));
+    return 1;
+  }
   const written: string[] = [];
   if (values.out !== undefined || !database) {
     const out = values.out ?? 'cve-records.json';
@@ -88,8 +99,7 @@ export async function runImport(args: string[], env: NodeJS.ProcessEnv): Promise
     written.push('PostgreSQL (one transaction)');
   }
   process.stdout.write(summary(result, written));
-  const bad = result.problems.length;
-  return values.strict && bad > 0 ? 1 : 0;
+  return 0;
 }
 
 function summary(result: ImportResult, written: string[]): string {
@@ -102,10 +112,12 @@ function summary(result: ImportResult, written: string[]): string {
     `assigned:  ${result.assigned} cleared ids without a published record`,
     `skipped:   ${skippedTotal}`,
     ...SKIP_CATEGORIES.filter((c) => result.skipped[c] > 0).map((c) => `  ${c.padEnd(18)} ${result.skipped[c]}${BAD_INPUT.has(c) ? ' (bad input, listed on stderr)' : ''}`),
+    ...(result.warnings.length > 0 ? [`warnings:  ${result.warnings.length} fields left out (listed on stderr)`] : []),
     `catalog:   ${result.catalog.records.length} records (public ${statuses.public}, assigned-no-public-record ${statuses['assigned-no-public-record']}), lastVerified ${result.catalog.lastVerified}`,
     `written:   ${written.join(', ')}`,
   ];
   for (const problem of result.problems) process.stderr.write(`${problem.source}: ${problem.category}: ${problem.detail}\n`);
+  for (const warning of result.warnings) process.stderr.write(`${warning.source}: ${warning.kind}: ${warning.detail}\n`);
   return `${lines.join('\n')}\n`;
 }
 

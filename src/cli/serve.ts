@@ -64,14 +64,16 @@ async function initialSnapshot(config: ServiceConfig, source: CatalogSource, log
 }
 
 /**
- * Stops accepting connections and lets every open connection finish what it was sent: idle ones close
- * after the keep-alive timeout, busy ones when their requests are answered. (http.Server#close would
+ * Stops accepting connections and lets every open connection finish what it was sent: every answer from
+ * now on says `Connection: close` (edge/draining.ts), so busy connections end with their answer and a
+ * keep-alive client moves on instead of being reset; idle ones close after the keep-alive timeout. (http.Server#close would
  * also cut a connection between two pipelined requests, losing the second.) Then the rest of the
  * service closes (the limiter's Redis connection, the log). Connections still open after `deadlineMs`
  * are cut, so a client that never stops cannot hold a deploy hostage.
  */
 export async function stopGracefully(app: FastifyInstance, deadlineMs: number): Promise<void> {
   app.log.info({ deadlineMs }, 'stopping: finishing requests in flight');
+  app.drain();
   const deadline = setTimeout(() => {
     app.log.warn({}, 'stopping: deadline reached, closing the remaining connections');
     app.server.closeAllConnections();

@@ -51,7 +51,10 @@ export interface Operation {
   readonly eventStream?: { readonly description: string; readonly events: Readonly<Record<string, TSchema>> };
   /** `public`: a 200 carries an ETag and a public max-age and answers If-None-Match with 304. */
   readonly caching: 'public' | 'no-store';
-  /** Documented error statuses besides 429 and 500, which every operation has. */
+  /**
+   * Documented error statuses besides 429 and 500, which every operation has. 400 is on every one too:
+   * any request can be malformed (a body that is not JSON, a bad header) whatever it asks for.
+   */
   readonly errors: readonly (400 | 404 | 405)[];
 }
 
@@ -65,7 +68,7 @@ export const operations: readonly Operation[] = [
     description: 'Reports that the service is up, its version, and that it is read-only and never executes assessments.',
     success: { schema: Health, description: 'The service is healthy.' },
     caching: 'no-store',
-    errors: [405],
+    errors: [400, 405],
   },
   {
     operationId: 'getServiceCapabilities',
@@ -78,7 +81,7 @@ export const operations: readonly Operation[] = [
       'and assessment execution, and absolute links to every document and surface.',
     success: { schema: Capabilities, description: 'The capabilities of the service.' },
     caching: 'public',
-    errors: [405],
+    errors: [400, 405],
   },
   {
     operationId: 'getPublicApiSandbox',
@@ -91,7 +94,7 @@ export const operations: readonly Operation[] = [
       'requests that work against this service as written.',
     success: { schema: Sandbox, description: 'The sandbox description.' },
     caching: 'public',
-    errors: [405],
+    errors: [400, 405],
   },
   {
     operationId: 'listPublicCveRecords',
@@ -121,7 +124,7 @@ export const operations: readonly Operation[] = [
     params: RecordIdParams,
     success: { schema: CveRecord, description: 'The record.' },
     caching: 'public',
-    errors: [404, 405],
+    errors: [400, 404, 405],
   },
   {
     operationId: 'batchGetPublicCveRecords',

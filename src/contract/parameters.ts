@@ -1,9 +1,8 @@
 // Request parameters of the operations, defined once for validation, OpenAPI and agent tool schemas.
 import Type, { type Static } from 'typebox';
-import { CveId, PAGE_LIMIT, RecordStatus } from './records.js';
+import { CveId, MAX_PROJECT_LENGTH, PAGE_LIMIT, RecordStatus } from './records.js';
 
 export const MAX_CURSOR_LENGTH = 200;
-export const MAX_PROJECT_LENGTH = 200;
 export const MAX_QUERY_LENGTH = 512;
 
 export const ListQuery = Type.Object(
@@ -83,8 +82,8 @@ export const AskQuery = Type.Object(
     prev: Type.Optional(
       Type.String({ maxLength: 2048, description: 'NLWeb: earlier queries of the conversation, comma-separated. Accepted and not used.' }),
     ),
-    mode: Type.Optional(Type.String({ maxLength: 32, description: 'NLWeb answer mode. Only `list` is supported; another value is a 400.' })),
-    generate_mode: Type.Optional(Type.String({ maxLength: 32, description: 'NLWeb name of `mode`.' })),
+    mode: Type.Optional(Type.Enum(ASK_MODES, { description: 'NLWeb answer mode. Only `list` is supported.' })),
+    generate_mode: Type.Optional(Type.Enum(ASK_MODES, { description: 'NLWeb name of `mode`.' })),
   },
   { additionalProperties: false },
 );
@@ -105,7 +104,7 @@ export const AskStructuredBody = Type.Object(
       Type.Object(
         {
           streaming: Type.Optional(Type.Boolean()),
-          mode: Type.Optional(Type.String({ maxLength: 32 })),
+          mode: AskQuery.properties.mode,
           limit: Type.Optional(Type.Integer({ minimum: ASK_LIMIT.min, maximum: ASK_LIMIT.max })),
         },
         { additionalProperties: false },

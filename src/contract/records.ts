@@ -7,6 +7,8 @@ export const CVE_ID_REGEX = new RegExp(CVE_ID_PATTERN);
 
 export const PAGE_LIMIT = { min: 1, max: 100, default: 20 } as const;
 export const BATCH_MAX_IDS = 50;
+/** Real product names run to 474 characters; the importer cuts longer ones, the catalog refuses them. */
+export const MAX_PROJECT_LENGTH = 1000;
 
 /**
  * `T or null` as `{"type": [T, "null"]}` rather than `anyOf`: the same meaning in JSON Schema 2020-12
@@ -30,11 +32,14 @@ export const RecordStatus = Type.Enum(['public', 'assigned-no-public-record'], {
 export type RecordStatus = Static<typeof RecordStatus>;
 export const RECORD_STATUSES: readonly RecordStatus[] = ['public', 'assigned-no-public-record'];
 
+const PROJECT_DESCRIPTION = 'Open-source project name.';
+const URL_DESCRIPTION = 'Public record URL; null when there is no public record.';
+
 const cveRecordFields = {
   id: CveId,
-  project: Type.String({ description: 'Open-source project name.', examples: ['openssl'] }),
+  project: Type.String({ description: PROJECT_DESCRIPTION, examples: ['openssl'] }),
   status: RecordStatus,
-  url: Nullable(Type.String({ format: 'uri' }), { description: 'Public record URL; null when there is no public record.' }),
+  url: Nullable(Type.String({ format: 'uri' }), { description: URL_DESCRIPTION }),
 };
 
 export const CveRecord = Type.Object(cveRecordFields, {
@@ -96,6 +101,9 @@ export type BatchResponse = Static<typeof BatchResponse>;
 export const CatalogRecord = Type.Object(
   {
     ...cveRecordFields,
+    project: Type.String({ minLength: 1, maxLength: MAX_PROJECT_LENGTH, description: PROJECT_DESCRIPTION }),
+    // Records link out to their public page: only web links, so no catalog can make a page link run script.
+    url: Nullable(Type.String({ format: 'uri', pattern: '^https?://' }), { description: URL_DESCRIPTION }),
     summary: Type.Optional(Type.String({ description: 'English summary, used by search.' })),
     published: Type.Optional(Type.String({ format: 'date', description: 'Publication date.' })),
   },

@@ -8,7 +8,10 @@ import { collectRoutes, registerMethodNotAllowed } from './edge/method-not-allow
 import { generateRequestId, registerEdgeHeaders } from './edge/edge-headers.js';
 import compress from '@fastify/compress';
 import { registerCaching, registerCodingInEntityTag } from './edge/caching.js';
-import { clientErrorHandler, connectionOptions, registerUrlLimit } from './edge/connection-limits.js';
+import { clientErrorHandler, connectionOptions, registerRequestChecks, registerServerEvents } from './edge/connection-limits.js';
+import { registerDraining } from './edge/draining.js';
+import { registerJsonParser } from './edge/json-limits.js';
+import { METHODS } from 'node:http';
 import { registerRequestLog } from './edge/request-log.js';
 import { registerClientAddress } from './edge/client-address.js';
 import { MemoryRateStore, type RatePolicy, type RateStore } from './edge/rate-limit/gcra.js';
@@ -51,7 +54,15 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
 
   // Bodies are JSON only; Fastify's default text/plain parser would let a string reach the schema.
   app.removeContentTypeParser('text/plain');
+  registerJsonParser(app);
+  // Every method node:http parses is routed, so that a path that exists answers WebDAV, SEARCH or PURGE
+  // with 405 and Allow like any other method it lacks, rather than 404. (CONNECT never reaches routing.)
+  for (const method of METHODS) {
+    if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
+  }
+  registerServerEvents(app);
   registerEdgeHeaders(app);
+  registerDraining(app);
   registerClientAddress(app, ctx.config.trustProxy);
   registerRequestLog(app);
   registerErrorHandling(app);
@@ -60,7 +71,7 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
     const policy: RatePolicy = { limit: ctx.config.rateLimit.max, windowSeconds: ctx.config.rateLimit.windowSeconds };
     registerRateLimit(app, policy, options.rateStore ?? (await createRateStore(ctx, policy, app)));
   }
-  registerUrlLimit(app);
+  registerRequestChecks(app);
   registerCaching(app, ctx.config.cacheMaxAgeSeconds, () => ctx.store.current.version);
   // Off by default: the compression layer's hooks cost every response, compressed or not (about 14% of
   // get-one throughput, docs/PERFORMANCE.md), and a proxy or CDN in front usually compresses anyway.

@@ -1,6 +1,6 @@
 // Writes a catalog deterministically: the same records give byte-identical files, one record per line
 // so that diffs of a dataset stay readable, written to a temporary file and renamed into place.
-import { rename, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import type { CatalogFile, CatalogRecord } from '../contract/index.js';
 
 function recordJson(r: CatalogRecord): string {
@@ -18,8 +18,15 @@ export function catalogJson(file: CatalogFile): string {
 
 export async function writeCatalogFile(path: string, file: CatalogFile): Promise<number> {
   const text = catalogJson(file);
+  // Written beside the target and renamed over it: a reader (or a watching server) sees the old file or
+  // the new one, never a part of one, and a failed write leaves the old file as it was.
   const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, text, 'utf8');
-  await rename(tmp, path);
+  try {
+    await writeFile(tmp, text, 'utf8');
+    await rename(tmp, path);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
   return Buffer.byteLength(text);
 }

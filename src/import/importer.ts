@@ -2,7 +2,7 @@
 // input named with its file. Never throws on bad data; the caller decides what a skip means (--strict).
 import type { CatalogFile, CatalogRecord } from '../contract/index.js';
 import { compareListingOrder } from '../core/cve-id.js';
-import { mapCveRecord } from './cve-json5.js';
+import { mapCveRecord, type MapWarning } from './cve-json5.js';
 import type { InputEntry } from './inputs.js';
 
 export const SKIP_CATEGORIES = [
@@ -41,6 +41,13 @@ export interface Problem {
   readonly detail: string;
 }
 
+/** A field of an imported record that could not be used (the record is kept without it). */
+export interface ImportWarning {
+  readonly kind: MapWarning['kind'];
+  readonly source: string;
+  readonly detail: string;
+}
+
 export interface ImportResult {
   readonly catalog: CatalogFile;
   readonly read: number;
@@ -49,11 +56,13 @@ export interface ImportResult {
   readonly skipped: Readonly<Record<SkipCategory, number>>;
   /** Every bad-input skip, with its source. */
   readonly problems: readonly Problem[];
+  readonly warnings: readonly ImportWarning[];
 }
 
 export async function importRecords(entries: AsyncIterable<InputEntry>, options: ImportOptions): Promise<ImportResult> {
   const skipped = Object.fromEntries(SKIP_CATEGORIES.map((c) => [c, 0])) as Record<SkipCategory, number>;
   const problems: Problem[] = [];
+  const warnings: ImportWarning[] = [];
   const skip = (category: SkipCategory, source: string, detail: string) => {
     skipped[category]++;
     if (BAD_INPUT.has(category)) problems.push({ category, source, detail });
@@ -78,7 +87,7 @@ export async function importRecords(entries: AsyncIterable<InputEntry>, options:
     try {
       json = JSON.parse(entry.text);
     } catch (err) {
-      skip('invalid-json', entry.name, (err as Error).message);
+      skip('invalid-json', entry.name, jsonProblem(err as Error));
       continue;
     }
     const meta = (json as { cveMetadata?: { cveId?: unknown; assignerShortName?: unknown } } | null)?.cveMetadata;
@@ -107,6 +116,7 @@ export async function importRecords(entries: AsyncIterable<InputEntry>, options:
       continue;
     }
     byId.set(result.record.id, result.record);
+    for (const warning of result.warnings) warnings.push({ ...warning, source: entry.name });
   }
   const imported = byId.size;
 
@@ -124,5 +134,15 @@ export async function importRecords(entries: AsyncIterable<InputEntry>, options:
   }
 
   const records = [...byId.values()].sort((a, b) => compareListingOrder(a.id, b.id));
-  return { catalog: { lastVerified: options.lastVerified, records }, read, imported, assigned, skipped, problems };
+  return { catalog: { lastVerified: options.lastVerified, records }, read, imported, assigned, skipped, problems, warnings };
+}
+
+/**
+ * What is wrong with text that is not JSON, without the excerpt of it that JSON.parse quotes: the text
+ * may be a file that was never meant to be read (a link to /etc/passwd), and a report must not leak it.
+ */
+export function jsonProblem(error: Error): string {
+  const position = /at position (\d+)/.exec(error.message)?.[1];
+  if (position !== undefined) return `not valid JSON (at character ${position})`;
+  return /end of (JSON )?input/i.test(error.message) ? 'not valid JSON (it ends too soon)' : 'not valid JSON';
 }

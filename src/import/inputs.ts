@@ -1,8 +1,13 @@
 // The files an import reads: directory trees (cvelistV5 checkouts), single JSON files and zip archives
 // (release zips, nested zips included), as one stream of entries, one entry in memory at a time.
-import { readFile, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { readZipJsonEntries, type ZipJsonEntry } from './zip-entries.js';
+//
+// A tree is walked as untrusted input: symbolic links are followed only when they stay inside the tree
+// and lead somewhere not yet visited (so a link loop ends), and only regular files are read (a FIFO
+// named `*.json` would block the import forever). Text must be valid UTF-8; nothing of a file that
+// fails is echoed back, since a link may point at a file that was never meant to be read.
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { join, relative, isAbsolute } from 'node:path';
+import { MAX_ENTRY_BYTES, readZipJsonEntries, type ZipJsonEntry } from './zip-entries.js';
 
 /** An entry, or a whole input that could not be read (a truncated archive, a missing path). */
 export type InputEntry = ZipJsonEntry | { name: string; inputError: string };
@@ -12,50 +17,95 @@ export async function* readInputs(paths: readonly string[]): AsyncGenerator<Inpu
 }
 
 async function* readInput(path: string): AsyncGenerator<InputEntry, void, undefined> {
-  let kind: 'dir' | 'file';
+  let info;
   try {
-    kind = (await stat(path)).isDirectory() ? 'dir' : 'file';
+    info = await stat(path);
   } catch (err) {
-    yield { name: path, inputError: `cannot read: ${(err as Error).message}` };
+    yield { name: path, inputError: `cannot read: ${(err as NodeJS.ErrnoException).code ?? 'error'}` };
     return;
   }
-  if (kind === 'dir') {
-    yield* readTree(path);
+  if (info.isDirectory()) {
+    const root = await realpath(path);
+    yield* readTree(path, root, new Set([root]));
+  } else if (!info.isFile()) {
+    yield { name: path, inputError: 'not a regular file, directory or zip archive' };
   } else if (path.toLowerCase().endsWith('.zip')) {
-    try {
-      for await (const entry of readZipJsonEntries(path)) yield { ...entry, name: `${path}!/${entry.name}` };
-    } catch (err) {
-      // The entries before the damage have been yielded and are kept; the rest of the archive is lost.
-      yield { name: path, inputError: `archive is unreadable: ${(err as Error).message}` };
-    }
+    yield* readZip(path);
   } else {
-    yield* readJsonFile(path);
+    yield await readJsonFile(path);
   }
 }
 
-/** Every `*.json` below `dir`, in sorted order so that an import is reproducible. */
-async function* readTree(dir: string): AsyncGenerator<InputEntry, void, undefined> {
+async function* readZip(path: string): AsyncGenerator<InputEntry, void, undefined> {
+  try {
+    for await (const entry of readZipJsonEntries(path)) yield { ...entry, name: `${path}!/${entry.name}` };
+  } catch (err) {
+    // The entries before the damage have been yielded and are kept; the rest of the archive is lost.
+    yield { name: path, inputError: `archive is unreadable: ${(err as Error).message}` };
+  }
+}
+
+/** Every `*.json` and `*.zip` below `dir`, in sorted order so that an import is reproducible. */
+async function* readTree(dir: string, root: string, visited: Set<string>): AsyncGenerator<InputEntry, void, undefined> {
   let names: string[];
   try {
     names = (await readdir(dir)).sort();
   } catch (err) {
-    yield { name: dir, inputError: `cannot list: ${(err as Error).message}` };
+    yield { name: dir, inputError: `cannot list: ${(err as NodeJS.ErrnoException).code ?? 'error'}` };
     return;
   }
   for (const name of names) {
     if (name.startsWith('.')) continue; // .git and friends
     const path = join(dir, name);
-    const info = await stat(path).catch(() => undefined);
-    if (info?.isDirectory()) yield* readTree(path);
-    else if (name.toLowerCase().endsWith('.json')) yield* readJsonFile(path);
-    else if (name.toLowerCase().endsWith('.zip')) yield* readInput(path);
+    const lower = name.toLowerCase();
+    const wanted = lower.endsWith('.json') || lower.endsWith('.zip');
+    const link = await lstat(path).then((info) => info.isSymbolicLink(), () => false);
+    let target = path;
+    if (link) {
+      const real = await realpath(path).catch(() => undefined);
+      if (real === undefined || !inside(root, real)) {
+        if (wanted) yield { name: path, error: 'symbolic link leads outside the tree or nowhere: not followed' };
+        continue;
+      }
+      target = real;
+    }
+    const info = await stat(target).catch(() => undefined);
+    if (info?.isDirectory()) {
+      const real = link ? target : await realpath(path).catch(() => path);
+      if (visited.has(real)) continue; // a link back to a directory already walked
+      visited.add(real);
+      yield* readTree(path, root, visited);
+    } else if (!wanted) {
+      continue;
+    } else if (!info?.isFile()) {
+      yield { name: path, error: 'not a regular file: not read' };
+    } else if (info.size > MAX_ENTRY_BYTES) {
+      yield { name: path, error: `file is ${info.size} bytes, over the ${MAX_ENTRY_BYTES} byte limit` };
+    } else if (lower.endsWith('.zip')) {
+      yield* readZip(path);
+    } else {
+      yield await readJsonFile(path);
+    }
   }
 }
 
-async function* readJsonFile(path: string): AsyncGenerator<InputEntry, void, undefined> {
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+async function readJsonFile(path: string): Promise<ZipJsonEntry> {
+  let bytes: Buffer;
   try {
-    yield { name: path, text: await readFile(path, 'utf8') };
+    bytes = await readFile(path);
   } catch (err) {
-    yield { name: path, error: `cannot read: ${(err as Error).message}` };
+    return { name: path, error: `cannot read: ${(err as NodeJS.ErrnoException).code ?? 'error'}` };
+  }
+  try {
+    return { name: path, text: utf8.decode(bytes) };
+  } catch {
+    return { name: path, error: 'not valid UTF-8' };
   }
 }

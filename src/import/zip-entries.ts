@@ -1,7 +1,12 @@
 // Streams the `.json` entries of a zip file, one entry in memory at a time. A zip inside the zip (the
 // cvelistV5 release zips hold `cves.zip`) is copied to a temporary file and read the same way.
+//
+// An archive is untrusted input: what it may inflate to is bounded before anything is inflated, from
+// the sizes its directory declares (yauzl holds each entry to its declared size). The bound covers the
+// whole archive, its nested zips included, so neither a nested zip copied to disk nor many entries
+// sharing one compressed body (a "better zip bomb") can cost more than a fixed multiple of its size.
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -16,9 +21,33 @@ export interface ReadZipOptions {
   maxEntryBytes?: number;
   /** How deep zips inside zips are followed. Default 2. */
   maxNesting?: number;
+  /** Bytes the whole archive may inflate to, nested zips included. Default: see inflationBudget. */
+  maxTotalBytes?: number;
 }
 
-const DEFAULT_MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+/** No CVE record comes near this (the largest of the sample is 292 KB). */
+export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Real CVE archives inflate about 4.4 times (the sample: 28 MB of deflated JSON to 125 MB, no entry over
+ * 33 times); a zip inside a zip barely compresses. A hundred times the archive's size, and never less
+ * than 256 MiB (a small archive of very repetitive JSON), leaves real archives far from the bound while
+ * a bomb that inflates thousands of times its size is refused before it is inflated.
+ */
+export const INFLATION_RATIO = 100;
+export const MIN_INFLATION_BUDGET = 256 * 1024 * 1024;
+export const MAX_INFLATION_BUDGET = 64 * 1024 * 1024 * 1024;
+
+export function inflationBudget(archiveBytes: number): number {
+  return Math.min(MAX_INFLATION_BUDGET, Math.max(MIN_INFLATION_BUDGET, INFLATION_RATIO * archiveBytes));
+}
+
+/** What is left to inflate of an archive, shared by its nested zips. */
+interface Budget {
+  left: number;
+  readonly total: number;
+  readonly archiveBytes: number;
+}
 
 type NextEntry = { entry: Entry } | { end: true };
 
@@ -45,7 +74,13 @@ export async function* readZipJsonEntries(
   zipPath: string,
   options: ReadZipOptions = {},
 ): AsyncGenerator<ZipJsonEntry, void, undefined> {
-  const maxEntryBytes = options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES;
+  const archiveBytes = (await stat(zipPath)).size;
+  const total = options.maxTotalBytes ?? inflationBudget(archiveBytes);
+  yield* readEntries(zipPath, options, { left: total, total, archiveBytes });
+}
+
+async function* readEntries(zipPath: string, options: ReadZipOptions, budget: Budget): AsyncGenerator<ZipJsonEntry, void, undefined> {
+  const maxEntryBytes = options.maxEntryBytes ?? MAX_ENTRY_BYTES;
   // decodeStrings: false so that an unsafe name is an error of that entry, not of the whole archive
   // (yauzl would otherwise emit a fatal error on the zip file). Names are decoded below.
   const zip = await yauzl.openPromise(zipPath, {
@@ -81,6 +116,8 @@ export async function* readZipJsonEntries(
       zip.readEntry();
     });
 
+  // Local headers already read: two entries at one offset share one compressed body.
+  const bodies = new Set<number>();
   try {
     for (;;) {
       const next = await nextEntry();
@@ -106,14 +143,27 @@ export async function* readZipJsonEntries(
         yield { name, error: unsafe };
         continue;
       }
-      // Copied to disk, not memory: the size limit is for entries read whole.
-      if (nested) {
-        yield* readNestedZip(zip, entry, name, options);
-        if (fatal) throw fatal;
+      if (bodies.has(entry.relativeOffsetOfLocalHeader)) {
+        yield { name, error: 'entry shares its compressed data with another entry: refused as a zip bomb' };
         continue;
       }
-      if (entry.uncompressedSize > maxEntryBytes) {
+      bodies.add(entry.relativeOffsetOfLocalHeader);
+      if (!nested && entry.uncompressedSize > maxEntryBytes) {
         yield { name, error: `entry is ${entry.uncompressedSize} bytes, over the ${maxEntryBytes} byte limit` };
+        continue;
+      }
+      if (entry.uncompressedSize > budget.left) {
+        // Past the bound nothing more of this archive is inflated: the rest is refused at once.
+        throw new Error(
+          `archive would inflate to more than ${budget.total} bytes (${INFLATION_RATIO} times its ${budget.archiveBytes} bytes, ` +
+            `at least ${MIN_INFLATION_BUDGET}): refused as a zip bomb at ${name}`,
+        );
+      }
+      budget.left -= entry.uncompressedSize;
+      // Copied to disk, not memory: the size limit is for entries read whole.
+      if (nested) {
+        yield* readNestedZip(zip, entry, name, options, budget);
+        if (fatal) throw fatal;
         continue;
       }
       try {
@@ -129,7 +179,7 @@ export async function* readZipJsonEntries(
 }
 
 /** Copies a zip entry that is itself a zip to a temporary file and yields its entries as `outer!/inner`. */
-async function* readNestedZip(zip: ZipFile, entry: Entry, name: string, options: ReadZipOptions): AsyncGenerator<ZipJsonEntry, void, undefined> {
+async function* readNestedZip(zip: ZipFile, entry: Entry, name: string, options: ReadZipOptions, budget: Budget): AsyncGenerator<ZipJsonEntry, void, undefined> {
   const depth = options.maxNesting ?? 2;
   if (depth <= 0) {
     yield { name, error: 'zip nested deeper than the nesting limit' };
@@ -146,7 +196,7 @@ async function* readNestedZip(zip: ZipFile, entry: Entry, name: string, options:
       return;
     }
     try {
-      for await (const inner of readZipJsonEntries(file, { ...options, maxNesting: depth - 1 })) {
+      for await (const inner of readEntries(file, { ...options, maxNesting: depth - 1 }, budget)) {
         yield { ...inner, name: `${name}!/${inner.name}` };
       }
     } catch (err) {

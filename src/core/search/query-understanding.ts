@@ -1,7 +1,7 @@
 // What a search query asks for, read by fixed rules so that the same text always means the same thing
 // and every rule that fired can be shown to the caller. Knows nothing of the catalog: which words name
 // a project is decided later, against the index.
-import type { RecordStatus } from '../../contract/index.js';
+import { MAX_QUERY_LENGTH, type RecordStatus } from '../../contract/index.js';
 import { aliasOf, type ProjectAlias } from './project-aliases.js';
 import { STOP_WORDS, words } from './words.js';
 
@@ -40,6 +40,8 @@ export interface QueryUnderstanding {
 
 /** More words than this are not a search but a paste; the rest is ignored to keep a query cheap. */
 export const MAX_TERMS = 32;
+/** Identifiers read from one query; a batch of more is a job for the batch operation. */
+export const MAX_IDS = 50;
 
 // An identifier with its `cve` prefix may use any separator, or none; without the prefix it needs a
 // hyphen or underscore, so that two numbers side by side ("2019 2020") stay two years.
@@ -60,12 +62,21 @@ const UPPER_BOUNDS = new Map([['before', -1], ['until', 0], ['till', 0], ['throu
 const SINGLE_YEAR = new Set(['in', 'during']);
 const RANGE_JOINERS = new Set(['to', 'until', 'till', 'through']);
 
-export function understandQuery(query: string): QueryUnderstanding {
+/**
+ * Reads a query. This is the one place every surface's text passes through (REST /ask, MCP, A2A, the
+ * page, the browser tools), so the bound on a query's length is applied here: surfaces with a schema
+ * refuse longer text, and text that arrives without one (an A2A message) is cut, and says so.
+ */
+export function understandQuery(text: string): QueryUnderstanding {
+  const query = boundQuery(text);
+  const cut = query.length < text.length;
   const ids: string[] = [];
+  let idOverflow = false;
   const rest = query.normalize('NFKC').replace(DASHES, '-').replace(ID_SPELLING, (_match, ...groups: unknown[]) => {
     const [year, seq] = (groups[0] === undefined ? [groups[2], groups[3]] : [groups[0], groups[1]]) as [string, string];
     const id = `CVE-${year}-${seq}`;
-    if (!ids.includes(id)) ids.push(id);
+    if (ids.length >= MAX_IDS) idOverflow = true;
+    else if (!ids.includes(id)) ids.push(id);
     return ' ';
   });
 
@@ -75,6 +86,7 @@ export function understandQuery(query: string): QueryUnderstanding {
   const terms: QueryTerm[] = [];
   const ignored: string[] = [];
   let overflow = false;
+  let repeated = false;
   const addStatus = (status: RecordStatus) => {
     if (!statuses.includes(status)) statuses.push(status);
   };
@@ -111,7 +123,9 @@ export function understandQuery(query: string): QueryUnderstanding {
       years.exactly(Number(word));
       i += 1;
     } else {
+      // A repeated word says nothing more than it did the first time, and would cost its look-ups again.
       if (STOP_WORDS.has(word)) ignored.push(word);
+      else if (terms.some((term) => term.word === word)) repeated = true;
       else if (terms.length >= MAX_TERMS) overflow = true;
       else terms.push(termFor(word));
       i += 1;
@@ -126,9 +140,19 @@ export function understandQuery(query: string): QueryUnderstanding {
     ...terms.flatMap((term) => (term.alias ? [`alias ${term.alias.alias} → ${term.alias.target}`] : [])),
     ...(ignored.length > 0 ? [`ignored ${[...new Set(ignored)].join(', ')}`] : []),
     ...(terms.length > 0 ? [`words ${terms.map((term) => term.word).join(', ')}`] : []),
+    ...(repeated ? ['repeated words are read once'] : []),
     ...(overflow ? [`only the first ${MAX_TERMS} words are searched`] : []),
+    ...(idOverflow ? [`only the first ${MAX_IDS} identifiers are looked up`] : []),
+    ...(cut ? [`only the first ${MAX_QUERY_LENGTH} characters are read`] : []),
   ];
   return { query, ids, statuses, years: range, terms, ignored, explanation };
+}
+
+/** The query cut to MAX_QUERY_LENGTH characters, never between the two halves of a surrogate pair. */
+function boundQuery(text: string): string {
+  if (text.length <= MAX_QUERY_LENGTH) return text;
+  const last = text.charCodeAt(MAX_QUERY_LENGTH - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? MAX_QUERY_LENGTH - 1 : MAX_QUERY_LENGTH);
 }
 
 export function yearMatches(range: YearRange | undefined, year: number): boolean {

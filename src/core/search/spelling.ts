@@ -5,12 +5,19 @@ import SearchableMap from 'minisearch/SearchableMap';
 const DIGITS = /^\d+$/;
 
 /**
+ * Longer words are looked up as typed or by their start, never by nearness: the edit-distance search
+ * costs time and memory in the square of the word's length, and no real word this long is mistyped
+ * into another real word. Bounds the cost of any one word of any query.
+ */
+export const MAX_FUZZY_LENGTH = 32;
+
+/**
  * Edits (Levenshtein) forgiven in a word: none below four letters, where one edit turns most words
  * into other real words; two from six letters, because a swap of two neighbours ("opnessl",
  * "tomact") costs two. Numbers are never corrected: 1809 is not a typo of 1803.
  */
 function allowedEdits(word: string): number {
-  if (DIGITS.test(word)) return 0;
+  if (DIGITS.test(word) || word.length > MAX_FUZZY_LENGTH) return 0;
   if (word.length >= 6) return 2;
   return word.length >= 4 ? 1 : 0;
 }

@@ -14,6 +14,7 @@ import {
   type A2ARequestHandler,
   type RequestHeaders,
 } from '@a2a-js/sdk/server';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../edge/json-limits.js';
 
 export interface JsonRpcEnvelope {
   readonly jsonrpc: string;
@@ -29,6 +30,9 @@ export function jsonRpcExchange(requestHandler: A2ARequestHandler, card: AgentCa
   const legacy = new LegacyJsonRpcTransportHandler(requestHandler);
 
   return async (body, headers) => {
+    if (nestsDeeperThan(body)) {
+      return { jsonrpc: '2.0', id: null, error: { code: A2A_ERROR_CODE.INVALID_REQUEST, message: `Invalid Request: JSON nested deeper than ${MAX_JSON_DEPTH} levels.` } };
+    }
     let message: unknown;
     try {
       message = JSON.parse(body);

@@ -40,10 +40,21 @@ function part(content: Part['content'], mediaType: string): Part {
 }
 
 function readable({ query, understood, results }: RecordSearchResults): string {
-  const reading = understood.length ? ` (read as: ${understood.join('; ')})` : '';
-  if (results.length === 0) return `No record matches "${query}"${reading}.`;
+  const reading = understood.length ? ` (read as: ${inert(understood.join('; '))})` : '';
+  if (results.length === 0) return `No record matches "${inert(query)}"${reading}.`;
   const lines = results.map(
-    ({ record, score, snippet }) => `- ${record.id} (${record.project}, ${record.status}, score ${score.toFixed(2)}): ${snippet}${record.url ? ` ${record.url}` : ''}`,
+    ({ record, score, snippet }) =>
+      `- ${record.id} (${inert(record.project)}, ${record.status}, score ${score.toFixed(2)}): ${inert(snippet)}${record.url ? ` ${record.url}` : ''}`,
   );
-  return [`${results.length} record${results.length === 1 ? '' : 's'} for "${query}"${reading}:`, ...lines].join('\n');
+  return [`${results.length} record${results.length === 1 ? '' : 's'} for "${inert(query)}"${reading}:`, ...lines].join('\n');
+}
+
+/**
+ * Record text (and the caller's own words) made inert for clients that render a text part as Markdown
+ * or HTML, as chat interfaces do: the characters that open a tag, a link or an image are escaped the
+ * CommonMark way, so a summary holding `<img src=x onerror=…>` or `[click](javascript:…)` reads as
+ * text. The data part carries the same text unchanged.
+ */
+function inert(text: string): string {
+  return text.replace(/[\\<>[\]`]/g, '\\$&');
 }

@@ -2,7 +2,7 @@
 // the same names, or the NLWeb structured body. Everything ends up as one AskRequest.
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { ASK_LIMIT, ASK_MODES, ServiceError, type AskQuery, type AskStructuredBody } from '../../contract/index.js';
+import { ASK_LIMIT, type AskQuery, type AskStructuredBody } from '../../contract/index.js';
 import { DEFAULT_SEARCH_PHRASE } from '../../core/search/search.js';
 
 export interface AskRequest {
@@ -40,15 +40,8 @@ export function normalizeFlags(fields: unknown): unknown {
   return fields;
 }
 
+/** The search asked for. The answer mode needs no reading: the contract admits only `list`. */
 export function toAskRequest(params: AskQuery, request: FastifyRequest): AskRequest {
-  const mode = params.mode ?? params.generate_mode ?? 'list';
-  if (!(ASK_MODES as readonly string[]).includes(mode)) {
-    const parameter = params.mode !== undefined ? 'mode' : 'generate_mode';
-    throw new ServiceError('invalid_parameter', `${parameter} "${mode}" is not supported; this service answers in mode "list" only.`, {
-      parameter,
-      supported: ASK_MODES,
-    });
-  }
   const accept = request.headers.accept ?? '';
   return {
     query: params.query?.trim() || DEFAULT_SEARCH_PHRASE,

@@ -67,9 +67,15 @@ const EVERY_OPERATION_ERRORS = [408, 414, 429, 431, 500] as const;
 const rateLimitHeaders = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
 const lifecycleHeaderNames = ['Link', 'Deprecation', 'Sunset'];
 
+/**
+ * `required` marks the headers every answer of the kind carries. The RateLimit headers are on every
+ * answer that reached the limiter: not on those node:http gives before any route (a malformed request,
+ * 408, 431), and on none when an operator turns the limiter off behind a gateway that enforces it.
+ */
 const headers: Record<string, Json> = {
   'X-Request-Id': {
     description: 'Identifier of this request; the same value as `requestId` of an error. Quote it when reporting a problem.',
+    required: true,
     schema: { type: 'string' },
   },
   'RateLimit-Limit': {
@@ -90,18 +96,21 @@ const headers: Record<string, Json> = {
   },
   'Retry-After': {
     description: 'Seconds to wait before retrying (decimal integer).',
+    required: true,
     schema: { type: 'integer', minimum: 0 },
   },
   ETag: {
     description:
       'Strong validator of this representation: `"<first 8 characters of the dataset version>-<hash of the bytes>"`. Send it back as `If-None-Match` to get 304 when nothing changed.',
+    required: true,
     schema: { type: 'string', examples: ['"4f1c2a9b-Vq3pXo8d1bN6sJkR0aLmTw"'] },
   },
   'Cache-Control': {
     description: '`public, max-age=<seconds>` on cacheable answers (records and documents); `no-store` on everything else.',
+    required: true,
     schema: { type: 'string', examples: ['public, max-age=300', 'no-store'] },
   },
-  Allow: { description: 'The methods this path supports.', schema: { type: 'string', examples: ['GET, HEAD, OPTIONS'] } },
+  Allow: { description: 'The methods this path supports.', required: true, schema: { type: 'string', examples: ['GET, HEAD, OPTIONS'] } },
   Link: {
     description: 'Only when v1 is deprecated: the lifecycle policy (`rel="deprecation"`, `rel="sunset"`) and the successor version.',
     schema: { type: 'string' },

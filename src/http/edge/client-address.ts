@@ -75,15 +75,34 @@ export function clientAddress(peer: string, headers: IncomingHttpHeaders, trust:
 /** Addresses from `Forwarded` (RFC 7239) if present, else `X-Forwarded-For`, client first. */
 function forwardedChain(headers: IncomingHttpHeaders): string[] {
   const forwarded = headers.forwarded;
-  if (forwarded) {
-    return forwarded
-      .split(',')
-      .map((element) => /(?:^|;)\s*for=("?)\[?([^\]";]*)\]?(?::\d+)?\1\s*(?:;|$)/i.exec(element)?.[2] ?? '')
-      .map(unmapIPv4);
-  }
+  if (forwarded) return forwarded.split(',').map((element) => unmapIPv4(nodeAddress(forwardedFor(element))));
   const xff = headers['x-forwarded-for'];
   const text = Array.isArray(xff) ? xff.join(',') : xff;
-  return text ? text.split(',').map((part) => unmapIPv4(part.trim())) : [];
+  return text ? text.split(',').map((part) => unmapIPv4(nodeAddress(part.trim()))) : [];
+}
+
+/** The `for=` value of one Forwarded element, unquoted (`for="198.51.100.7:4711"`, `for="[2001:db8::1]"`). */
+function forwardedFor(element: string): string {
+  for (const pair of element.split(';')) {
+    const equals = pair.indexOf('=');
+    if (equals < 0 || pair.slice(0, equals).trim().toLowerCase() !== 'for') continue;
+    const value = pair.slice(equals + 1).trim();
+    return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1).replace(/\\(.)/g, '$1') : value;
+  }
+  return '';
+}
+
+/**
+ * The address of a node name (RFC 7239 §6): `[v6]` or `[v6]:port`, `v4` or `v4:port`. An unbracketed
+ * value with several colons is an IPv6 address as some proxies write it.
+ */
+function nodeAddress(node: string): string {
+  if (node.startsWith('[')) {
+    const end = node.indexOf(']');
+    return end > 0 ? node.slice(1, end) : '';
+  }
+  const colon = node.indexOf(':');
+  return colon >= 0 && node.indexOf(':', colon + 1) < 0 ? node.slice(0, colon) : node;
 }
 
 function unmapIPv4(address: string): string {

@@ -5,12 +5,16 @@ import { ServiceError, errorCatalog, type ErrorResponse } from '../../contract/i
 import { EXPOSED_HEADERS } from './cors.js';
 import { setEdgeHeaders } from './edge-headers.js';
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: ServiceError): FastifyReply {
-  const body: ErrorResponse = {
+/** The one ErrorResponse body of a ServiceError. */
+export function errorBody(error: ServiceError, requestId: string): ErrorResponse {
+  return {
     error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) },
-    requestId: request.id,
+    requestId,
   };
-  return reply.code(errorCatalog[error.code].status).type('application/json; charset=utf-8').send(body);
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: ServiceError): FastifyReply {
+  return reply.code(errorCatalog[error.code].status).type('application/json; charset=utf-8').send(errorBody(error, request.id));
 }
 
 type ValidationIssue = NonNullable<FastifyError['validation']>[number];

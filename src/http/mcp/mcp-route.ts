@@ -8,10 +8,12 @@
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../edge/json-limits.js';
 import { mcpServerFactory } from './mcp-server.js';
 import { rebindingProtection } from './rebinding-protection.js';
 
 const MCP_PATH = '/mcp';
+const JSON_RPC_INVALID_REQUEST = -32600;
 
 export async function registerMcpRoute(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   // The SDK reports requests it rejects (an unknown protocol version, mismatched headers) and failures
@@ -24,7 +26,14 @@ export async function registerMcpRoute(app: FastifyInstance, ctx: ServiceContext
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
     for (const hook of rebindingProtection(ctx.config)) scope.addHook('onRequest', hook);
-    scope.post(MCP_PATH, async (request, reply) => sendResponse(reply, await handler.fetch(toWebRequest(request, ctx.config.baseUrl))));
+    scope.post(MCP_PATH, async (request, reply) => {
+      if (typeof request.body === 'string' && nestsDeeperThan(request.body)) {
+        // The SDK would copy and check such a message level by level until the stack overflows.
+        const message = `Invalid Request: JSON nested deeper than ${MAX_JSON_DEPTH} levels.`;
+        return reply.code(400).type('application/json').send({ jsonrpc: '2.0', id: null, error: { code: JSON_RPC_INVALID_REQUEST, message } });
+      }
+      return sendResponse(reply, await handler.fetch(toWebRequest(request, ctx.config.baseUrl)));
+    });
   });
 }
 

@@ -7,7 +7,7 @@ import { toNlwebResult } from '../ask/nlweb-results.js';
 import type { ServiceContext } from '../context.js';
 
 export interface AgentSearch {
-  /** The query searched: the caller's, or the default phrase of /ask when it is blank. */
+  /** The query searched: the caller's (cut to the query bound), or the default phrase of /ask when it is blank. */
   readonly query: string;
   /** How the query was read, one reading per item, as /ask reports it. */
   readonly understood: string[];
@@ -20,7 +20,7 @@ export async function agentSearch(ctx: ServiceContext, query: string | undefined
   const found = await searchWhenReady(ctx.store.current, text, limit);
   const { baseUrl, siteName } = ctx.config;
   return {
-    query: text,
+    query: found.understanding.query,
     understood: [...found.explanation],
     hits: found.hits.map((hit) => ({ record: hit.entry.record, shown: toNlwebResult(hit, baseUrl, siteName) })),
   };

@@ -19,7 +19,7 @@ import { filterForm, searchForm } from './finder-forms.js';
 import { html, type Html } from './html.js';
 import { renderPage, sendPage } from './page-layout.js';
 import { projectDirectory } from './project-directory.js';
-import { STATUS_LABELS, homeUrl, projectLink, recordLink, statusBadge, type ListView } from './record-view.js';
+import { STATUS_LABELS, homeUrl, projectLink, publicRecordLink, recordLink, statusBadge, type ListView } from './record-view.js';
 
 export const PAGE_SIZE = 50;
 export const SEARCH_RESULTS = 20;
@@ -128,7 +128,7 @@ function listResults(ctx: ServiceContext, snapshot: Snapshot, view: ListView): H
 <th scope="row">${recordLink(record)}</th>
 <td>${projectLink(record.project)}</td>
 <td>${statusBadge(record.status)}</td>
-<td>${record.url ? html`<a href="${record.url}" rel="external noopener">cve.org<span class="visually-hidden"> record of ${record.id}</span></a>` : html`<span class="none">none yet</span>`}</td>
+<td>${record.url ? publicRecordLink(record.url, html`cve.org<span class="visually-hidden"> record of ${record.id}</span>`) : html`<span class="none">none yet</span>`}</td>
 </tr>`,
   );
   const filtersOnly = { project: view.project, status: view.status };

@@ -6,7 +6,7 @@ import type { ServiceContext } from '../context.js';
 import { searchForm } from './finder-forms.js';
 import { html } from './html.js';
 import { renderPage, sendPage } from './page-layout.js';
-import { STATUS_EXPLANATIONS, projectLink, statusBadge } from './record-view.js';
+import { STATUS_EXPLANATIONS, projectLink, publicRecordLink, statusBadge } from './record-view.js';
 
 export const RECORD_PAGE_PATH = '/records/:recordId';
 
@@ -32,7 +32,7 @@ ${searchForm(undefined)}`;
 <dd>${statusBadge(record.status)} ${STATUS_EXPLANATIONS[record.status]}</dd>
 ${published ? html`<dt>Published</dt><dd><time datetime="${published}">${published}</time></dd>` : ''}
 <dt>Public record</dt>
-<dd>${record.url ? html`<a href="${record.url}" rel="external noopener">${record.url}</a>` : 'None yet.'}</dd>
+<dd>${record.url ? publicRecordLink(record.url, record.url) : 'None yet.'}</dd>
 ${summary ? html`<dt>Summary</dt><dd class="summary-text">${summary}</dd>` : ''}
 <dt>As JSON</dt>
 <dd><a href="${json}" type="application/json"><code>${json}</code></a></dd>

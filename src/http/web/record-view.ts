@@ -38,8 +38,17 @@ export function recordLink(record: CveRecord): Html {
   return html`<a href="${recordUrl(record.id)}">${record.id}</a>`;
 }
 
+/**
+ * A project name isolated from the text around it (`<bdi>`): a name with right-to-left characters, or
+ * a control character the data should not hold, cannot reorder what surrounds it.
+ */
 export function projectLink(project: string): Html {
-  return html`<a href="${homeUrl({ project })}" data-enhance>${project}</a>`;
+  return html`<a href="${homeUrl({ project })}" data-enhance><bdi>${project}</bdi></a>`;
+}
+
+/** A link to a record's public page, only when that is a web address; anything else is shown as text. */
+export function publicRecordLink(url: string, content: Html | string): Html {
+  return /^https?:\/\//i.test(url) ? html`<a href="${url}" rel="external noopener">${content}</a>` : html`<span>${content}</span>`;
 }
 
 export function statusBadge(status: RecordStatus): Html {
