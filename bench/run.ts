@@ -6,13 +6,13 @@ import { mkdtemp } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type autocannon from 'autocannon';
 import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
-import { searchIndexOf } from '../src/core/search/search-index.js';
 import { search } from '../src/core/search/search.js';
+import { searchIndexOf } from '../src/core/search/search-index.js';
 import { createSnapshot } from '../src/core/snapshot.js';
 import { readCatalogFile } from '../src/sources/catalog-file.js';
-import type autocannon from 'autocannon';
-import { BIN, load, serveCatalog, spawnServer, table, type Load } from './support.js';
+import { BIN, type Load, load, serveCatalog, spawnServer, table } from './support.js';
 import { writeSyntheticCatalog } from './synthetic-catalog.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -97,10 +97,20 @@ async function compression(): Promise<void> {
     return result;
   };
   const rows = [];
-  for (const [name, path] of [['get one record (about 500 B: never compressed)', '/api/v1/cve-records/CVE-2025-24530'], ['list, limit=100 (about 40 KB)', '/api/v1/cve-records?limit=100']] as const) {
+  for (const [name, path] of [
+    ['get one record (about 500 B: never compressed)', '/api/v1/cve-records/CVE-2025-24530'],
+    ['list, limit=100 (about 40 KB)', '/api/v1/cve-records?limit=100'],
+  ] as const) {
     const off = await measure('off', path);
     const on = await measure('on', path);
-    rows.push({ case: name, 'off req/s': Math.round(off.rps), 'on req/s': Math.round(on.rps), 'on/off': on.rps / off.rps, 'off CPU µs/req': off.cpuMicros, 'on CPU µs/req': on.cpuMicros });
+    rows.push({
+      case: name,
+      'off req/s': Math.round(off.rps),
+      'on req/s': Math.round(on.rps),
+      'on/off': on.rps / off.rps,
+      'off CPU µs/req': off.cpuMicros,
+      'on CPU µs/req': on.cpuMicros,
+    });
   }
   console.log('\n### Compression on and off, client sends Accept-Encoding: gzip, br\n');
   console.log(table(rows));
@@ -132,7 +142,11 @@ async function importSample(): Promise<void> {
   const sample = fileURLToPath(new URL('../../shared/data/cvelist-sample.zip', import.meta.url));
   const out = join(await mkdtemp(join(tmpdir(), 'bench-')), 'imported.json');
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, 'import', sample, '--ids', fileURLToPath(new URL('../data/cleared-ids.txt', import.meta.url)), '--out', out], { stdio: 'ignore' });
+  const child = spawn(
+    process.execPath,
+    [BIN, 'import', sample, '--ids', fileURLToPath(new URL('../data/cleared-ids.txt', import.meta.url)), '--out', out],
+    { stdio: 'ignore' },
+  );
   const code = await new Promise((resolve) => child.once('exit', resolve));
   const seconds = (performance.now() - started) / 1000;
   console.log('\n### Import of the shared sample (17,433 records in a zip)\n');
@@ -189,10 +203,26 @@ async function scale(): Promise<void> {
 
 /** A mixed set: ids, projects, typos, prefixes, status and year words, free text. */
 const SEARCH_QUERIES = [
-  'CVE-2024-1500', 'cve 2019 2000', 'openssl', 'opnessl', 'libxm', 'postgres', 'nginx use-after-free',
-  'heap overflow in curl', 'which Linux issues are not public yet', 'sqlite since 2023', 'before 2005',
-  'cross-site scripting WordPress', 'remote attacker denial of service', 'TLS handshake', 'public CVE records',
-  'ImageMagick image decoder', 'race condition sudo', 'path traversal Django 2022', 'zlib', 'xyzzy frobnicate',
+  'CVE-2024-1500',
+  'cve 2019 2000',
+  'openssl',
+  'opnessl',
+  'libxm',
+  'postgres',
+  'nginx use-after-free',
+  'heap overflow in curl',
+  'which Linux issues are not public yet',
+  'sqlite since 2023',
+  'before 2005',
+  'cross-site scripting WordPress',
+  'remote attacker denial of service',
+  'TLS handshake',
+  'public CVE records',
+  'ImageMagick image decoder',
+  'race condition sudo',
+  'path traversal Django 2022',
+  'zlib',
+  'xyzzy frobnicate',
 ];
 
 async function deepPages(): Promise<void> {
@@ -212,14 +242,32 @@ async function deepPages(): Promise<void> {
   console.log('\n### Deep pages: page 1000 of a 100,000-record catalog, limit=100\n');
   console.log(
     table([
-      { page: 1, 'req/s': Math.round(first.rps), 'p50 ms': first.p50, 'p99 ms': first.p99, 'server CPU µs/req': first.cpuMicros, errors: first.non2xx },
-      { page: 1000, 'req/s': Math.round(deep.rps), 'p50 ms': deep.p50, 'p99 ms': deep.p99, 'server CPU µs/req': deep.cpuMicros, errors: deep.non2xx },
+      {
+        page: 1,
+        'req/s': Math.round(first.rps),
+        'p50 ms': first.p50,
+        'p99 ms': first.p99,
+        'server CPU µs/req': first.cpuMicros,
+        errors: first.non2xx,
+      },
+      {
+        page: 1000,
+        'req/s': Math.round(deep.rps),
+        'p50 ms': deep.p50,
+        'p99 ms': deep.p99,
+        'server CPU µs/req': deep.cpuMicros,
+        errors: deep.non2xx,
+      },
     ]),
   );
-  console.log(`\npage 1000 / page 1 throughput: ${ratio.toFixed(3)} (target: within 10%, i.e. >= 0.9): ${ratio >= 0.9 ? 'met' : 'NOT met'}`);
+  console.log(
+    `\npage 1000 / page 1 throughput: ${ratio.toFixed(3)} (target: within 10%, i.e. >= 0.9): ${ratio >= 0.9 ? 'met' : 'NOT met'}`,
+  );
 }
 
-console.log(`# npm run bench (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model.trim()}, ${SECONDS} s per case, 16 connections)`);
+console.log(
+  `# npm run bench (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model.trim()}, ${SECONDS} s per case, 16 connections)`,
+);
 console.log('The load generator (autocannon) runs in this process and shares the cores with the server under test.');
 const only = process.argv[2];
 if (!only || only === 'throughput') await throughput();

@@ -1,5 +1,5 @@
 // Processes and load for the benchmarks: every server runs in its own process, the load generator here.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -43,7 +43,19 @@ export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promis
 
 export function serveCatalog(records: string, extra: string[] = []): Promise<Server> {
   // Request logging stays on (info, one line per request): it is part of what the service costs.
-  return spawnServer([BIN, 'serve', '--port', '0', '--records', records, '--rate-limit-max', '1000000', '--cursor-secret', 'bench', ...extra]);
+  return spawnServer([
+    BIN,
+    'serve',
+    '--port',
+    '0',
+    '--records',
+    records,
+    '--rate-limit-max',
+    '1000000',
+    '--cursor-secret',
+    'bench',
+    ...extra,
+  ]);
 }
 
 export interface Load {
@@ -78,5 +90,9 @@ export async function load(url: string, seconds: number, server: Server, options
 export function table(rows: Array<Record<string, string | number>>): string {
   const keys = Object.keys(rows[0] ?? {});
   const cell = (v: string | number) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(2)) : v);
-  return [`| ${keys.join(' | ')} |`, `| ${keys.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${keys.map((k) => cell(r[k]!)).join(' | ')} |`)].join('\n');
+  return [
+    `| ${keys.join(' | ')} |`,
+    `| ${keys.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${keys.map((k) => cell(r[k]!)).join(' | ')} |`),
+  ].join('\n');
 }

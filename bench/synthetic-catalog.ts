@@ -2,9 +2,52 @@
 import { writeFile } from 'node:fs/promises';
 import type { CatalogFile, CatalogRecord } from '../src/contract/index.js';
 
-const projects = ['Linux', 'openssl', 'curl', 'PostgreSQL', 'nginx', 'Apache HTTP Server', 'libxml2', 'OpenSSH', 'Python', 'Node.js', 'Django', 'WordPress', 'ImageMagick', 'FFmpeg', 'Git', 'Vim', 'sudo', 'glibc', 'zlib', 'SQLite'];
-const weaknesses = ['heap-based buffer overflow', 'use-after-free', 'SQL injection', 'cross-site scripting', 'NULL pointer dereference', 'integer overflow', 'path traversal', 'out-of-bounds read', 'race condition', 'improper certificate validation'];
-const components = ['parser', 'TLS handshake', 'HTTP/2 handler', 'authentication module', 'image decoder', 'URL parser', 'memory allocator', 'SSH agent', 'template engine', 'compression routine'];
+const projects = [
+  'Linux',
+  'openssl',
+  'curl',
+  'PostgreSQL',
+  'nginx',
+  'Apache HTTP Server',
+  'libxml2',
+  'OpenSSH',
+  'Python',
+  'Node.js',
+  'Django',
+  'WordPress',
+  'ImageMagick',
+  'FFmpeg',
+  'Git',
+  'Vim',
+  'sudo',
+  'glibc',
+  'zlib',
+  'SQLite',
+];
+const weaknesses = [
+  'heap-based buffer overflow',
+  'use-after-free',
+  'SQL injection',
+  'cross-site scripting',
+  'NULL pointer dereference',
+  'integer overflow',
+  'path traversal',
+  'out-of-bounds read',
+  'race condition',
+  'improper certificate validation',
+];
+const components = [
+  'parser',
+  'TLS handshake',
+  'HTTP/2 handler',
+  'authentication module',
+  'image decoder',
+  'URL parser',
+  'memory allocator',
+  'SSH agent',
+  'template engine',
+  'compression routine',
+];
 
 /** Deterministic: record i is always the same. */
 export function syntheticRecord(i: number): CatalogRecord {

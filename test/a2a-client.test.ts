@@ -1,8 +1,8 @@
 // /a2a with the official A2A client over a real socket: it reads the agent card from the well-known
 // path, picks the JSON-RPC 1.0 interface, and asks about records.
 import { createServer } from 'node:net';
-import { Role, type Message, type Part } from '@a2a-js/sdk';
-import { ClientFactory, type Client } from '@a2a-js/sdk/client';
+import { type Message, type Part, Role } from '@a2a-js/sdk';
+import { type Client, ClientFactory } from '@a2a-js/sdk/client';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordSearchResults } from '../src/contract/index.js';
@@ -79,8 +79,14 @@ describe('the A2A client', () => {
       };
       expect(data.query).toBe(question);
       expect(data.understood, question).toEqual(nlweb.understood);
-      expect(data.results.map((r) => `${r.record.id} (${r.record.project})`), question).toEqual(nlweb.results.map((r) => r.name));
-      expect(data.results.map((r) => r.score), question).toEqual(nlweb.results.map((r) => r.score));
+      expect(
+        data.results.map((r) => `${r.record.id} (${r.record.project})`),
+        question,
+      ).toEqual(nlweb.results.map((r) => r.name));
+      expect(
+        data.results.map((r) => r.score),
+        question,
+      ).toEqual(nlweb.results.map((r) => r.score));
     }
   });
 
@@ -93,7 +99,9 @@ describe('the A2A client', () => {
   // The client itself refuses streaming and push calls, reading the card; raw requests reach the
   // server with them (a2a-json-rpc.test.ts).
   it('gets TaskNotFound for a task: answers are messages, no task is ever kept', async () => {
-    await expect(client.getTask({ tenant: '', id: 'no-such-task', historyLength: undefined })).rejects.toMatchObject({ name: 'TaskNotFoundError' });
+    await expect(client.getTask({ tenant: '', id: 'no-such-task', historyLength: undefined })).rejects.toMatchObject({
+      name: 'TaskNotFoundError',
+    });
   });
 });
 

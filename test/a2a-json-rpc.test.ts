@@ -29,7 +29,8 @@ async function send(body: string, version: string | null = '1.0'): Promise<{ sta
   return { status: response.status, headers: response.headers, envelope: (await response.json()) as Envelope };
 }
 
-const call = (method: string, params: unknown, version: string | null = '1.0') => send(JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }), version);
+const call = (method: string, params: unknown, version: string | null = '1.0') =>
+  send(JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }), version);
 
 const userMessage = (text: string) => ({ message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text }] } });
 
@@ -69,7 +70,9 @@ describe('hostile messages (issue 11)', () => {
 
   it('JSON nested 30,000 levels deep is an invalid request, not an internal error', async () => {
     const deep = '['.repeat(30_000) + ']'.repeat(30_000);
-    const { envelope } = await send(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"x"}],"metadata":{"a":${deep}}}}}`);
+    const { envelope } = await send(
+      `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"x"}],"metadata":{"a":${deep}}}}}`,
+    );
     expect(envelope.error).toMatchObject({ code: -32600, message: 'Invalid Request: JSON nested deeper than 64 levels.' });
   });
 
@@ -77,12 +80,25 @@ describe('hostile messages (issue 11)', () => {
     const hostile = buildTestApp({
       catalog: {
         lastVerified: '2025-01-01',
-        records: [{ id: 'CVE-2024-0666', project: 'x[y](javascript:z)', status: 'public', url: 'https://www.cve.org/CVERecord?id=CVE-2024-0666', summary: 'A <img src=x onerror=alert(1)> and ![i](http://t/x.png) bug.' }],
+        records: [
+          {
+            id: 'CVE-2024-0666',
+            project: 'x[y](javascript:z)',
+            status: 'public',
+            url: 'https://www.cve.org/CVERecord?id=CVE-2024-0666',
+            summary: 'A <img src=x onerror=alert(1)> and ![i](http://t/x.png) bug.',
+          },
+        ],
       },
     });
     const server = await hostile;
     try {
-      const response = await server.inject({ method: 'POST', url: '/a2a', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: userMessage('CVE-2024-0666') }) });
+      const response = await server.inject({
+        method: 'POST',
+        url: '/a2a',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: userMessage('CVE-2024-0666') }),
+      });
       const [text, data] = response.json().result.message.parts;
       expect(text.text).toContain('A \\<img src=x onerror=alert(1)\\> and !\\[i\\](http://t/x.png) bug.');
       expect(text.text).toContain('x\\[y\\](javascript:z)');

@@ -1,8 +1,9 @@
 // Issue 4, the /ask endpoint: NLWeb parameters, POST variants, JSON and Server-Sent Events that agree,
 // read by a real EventSource client and by a plain fetch reader, and bad input as ErrorResponse.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
+
 import { EventSource } from 'eventsource';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCursorCodec } from '../src/core/cursor.js';
 import { createSnapshot, type Snapshot } from '../src/core/snapshot.js';
 import { SnapshotStore } from '../src/core/snapshot-store.js';
@@ -44,7 +45,12 @@ async function readStream(url: string, init: RequestInit = {}): Promise<{ events
 }
 
 function expectValidEvents(events: Event[]): void {
-  const schemaOf: Record<string, string> = { start: 'AskStartEvent', result: 'AskResultEvent', complete: 'AskCompleteEvent', error: 'AskErrorEvent' };
+  const schemaOf: Record<string, string> = {
+    start: 'AskStartEvent',
+    result: 'AskResultEvent',
+    complete: 'AskCompleteEvent',
+    error: 'AskErrorEvent',
+  };
   for (const { event, data } of events) expect(contract.componentErrors(schemaOf[event]!, data), event).toBeNull();
 }
 
@@ -120,7 +126,11 @@ describe('POST /ask', () => {
     const response = await app.inject({
       method: 'POST',
       url: '/ask',
-      payload: { query: { text: 'openssl', site: 'x', prev: ['curl'] }, prefer: { streaming: false, mode: 'list', limit: 3 }, meta: { query_id: 'q1' } },
+      payload: {
+        query: { text: 'openssl', site: 'x', prev: ['curl'] },
+        prefer: { streaming: false, mode: 'list', limit: 3 },
+        meta: { query_id: 'q1' },
+      },
     });
     expect(response.json()).toEqual(await expected());
   });
@@ -128,7 +138,12 @@ describe('POST /ask', () => {
   it.each([
     ['malformed JSON', { 'content-type': 'application/json' }, '{"query":', 'invalid_json'],
     ['an unknown field', { 'content-type': 'application/json' }, JSON.stringify({ query: 'x', colour: 'red' }), 'invalid_body'],
-    ['an unknown structured field', { 'content-type': 'application/json' }, JSON.stringify({ query: { text: 'x', lang: 'en' } }), 'invalid_body'],
+    [
+      'an unknown structured field',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ query: { text: 'x', lang: 'en' } }),
+      'invalid_body',
+    ],
     ['an overlong query', { 'content-type': 'application/json' }, JSON.stringify({ query: 'q'.repeat(600) }), 'invalid_body'],
     ['a repeated form field', { 'content-type': 'application/x-www-form-urlencoded' }, 'query=a&query=b', 'invalid_body'],
     ['plain text', { 'content-type': 'text/plain' }, 'openssl', 'unsupported_media_type'],
@@ -139,7 +154,12 @@ describe('POST /ask', () => {
   });
 
   it('keeps forms out of the other POST operations', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/v1/cve-records/batch', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'ids=CVE-2024-1234' });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/cve-records/batch',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'ids=CVE-2024-1234',
+    });
     expect(response.json().error.code).toBe('unsupported_media_type');
   });
 });
@@ -181,7 +201,8 @@ describe('the event stream', () => {
     const source = new EventSource(`${baseUrl}/ask?query=openssl&query_id=es1`);
     const received: Event[] = [];
     await new Promise<void>((resolve, reject) => {
-      for (const name of ['start', 'result', 'error']) source.addEventListener(name, (e) => received.push({ event: name, data: JSON.parse((e as MessageEvent).data) }));
+      for (const name of ['start', 'result', 'error'])
+        source.addEventListener(name, (e) => received.push({ event: name, data: JSON.parse((e as MessageEvent).data) }));
       source.addEventListener('complete', (e) => {
         received.push({ event: 'complete', data: JSON.parse((e as MessageEvent).data) });
         source.close();
@@ -198,7 +219,12 @@ describe('the event stream', () => {
   it('turns a search that fails mid-stream into an error event, then complete', async () => {
     const config = testConfig();
     // A snapshot whose records cannot be read: the search fails after the stream has started.
-    const broken = { ...createSnapshot(fixtureCatalog), select: () => { throw new Error('records unreadable'); } } as Snapshot;
+    const broken = {
+      ...createSnapshot(fixtureCatalog),
+      select: () => {
+        throw new Error('records unreadable');
+      },
+    } as Snapshot;
     const failing = await buildServer({ config, store: new SnapshotStore(broken), cursors: createCursorCodec(config.cursorSecret) });
     const url = await failing.listen({ host: '127.0.0.1', port: 0 });
     const { events } = await readStream(`${url}/ask?query=openssl&stream=true&query_id=f1`);
@@ -220,12 +246,39 @@ describe('any query', () => {
   it('never gets a 500 or a score outside [0, 1], on the real dataset, as JSON or as a form', async () => {
     const { default: fc } = await import('fast-check');
     const real = await buildTestApp({ catalog: await loadDefaultCatalog() });
-    const words = fc.constantFrom('openssl', 'cve', '2024', 'since', 'before', 'not', 'yet', 'public', 'linux', 'kernel', 'xss', 'CVE-2025-24530', '-', '"', '%', '∞', '日本');
-    const query = fc.oneof(fc.string({ maxLength: 600 }), fc.array(words, { maxLength: 12 }).map((w) => w.join(' ')), fc.string({ unit: 'grapheme', maxLength: 80 }));
+    const words = fc.constantFrom(
+      'openssl',
+      'cve',
+      '2024',
+      'since',
+      'before',
+      'not',
+      'yet',
+      'public',
+      'linux',
+      'kernel',
+      'xss',
+      'CVE-2025-24530',
+      '-',
+      '"',
+      '%',
+      '∞',
+      '日本',
+    );
+    const query = fc.oneof(
+      fc.string({ maxLength: 600 }),
+      fc.array(words, { maxLength: 12 }).map((w) => w.join(' ')),
+      fc.string({ unit: 'grapheme', maxLength: 80 }),
+    );
     await fc.assert(
       fc.asyncProperty(query, fc.integer({ min: -2, max: 60 }), fc.boolean(), async (q, limit, asForm) => {
         const response = asForm
-          ? await real.inject({ method: 'POST', url: '/ask', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ query: q, limit: String(limit) }).toString() })
+          ? await real.inject({
+              method: 'POST',
+              url: '/ask',
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              payload: new URLSearchParams({ query: q, limit: String(limit) }).toString(),
+            })
           : await real.inject({ url: `/ask?${new URLSearchParams({ query: q, limit: String(limit) })}` });
         expect([200, 400]).toContain(response.statusCode);
         if (response.statusCode === 400) return;

@@ -19,7 +19,11 @@ describe('the API reference at /docs', () => {
 
     const shown = await page.locator('.opblock-summary').evaluateAll((blocks) =>
       blocks.map((block) => {
-        const text = (selector: string) => block.querySelector(selector)?.textContent?.replace(/\u200b/g, '').trim();
+        const text = (selector: string) =>
+          block
+            .querySelector(selector)
+            ?.textContent?.replace(/\u200b/g, '')
+            .trim();
         return `${text('.opblock-summary-method')} ${text('.opblock-summary-path')} ${text('.opblock-summary-description')}`;
       }),
     );

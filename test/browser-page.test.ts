@@ -22,7 +22,10 @@ interface PageElement {
   getBoundingClientRect(): { readonly width: number; readonly height: number };
 }
 interface PageGlobals {
-  readonly document: { readonly activeElement: PageElement | null; readonly body: { querySelectorAll(selector: string): Iterable<PageElement> } };
+  readonly document: {
+    readonly activeElement: PageElement | null;
+    readonly body: { querySelectorAll(selector: string): Iterable<PageElement> };
+  };
   getComputedStyle(element: PageElement): { readonly color: string; readonly backgroundColor: string };
   stayed?: boolean;
 }

@@ -45,7 +45,9 @@ describe('the SDK in a browser', () => {
       };
     }, env.baseUrl);
 
-    const openssl = (await (await fetch(`${env.baseUrl}/api/v1/cve-records?project=OpenSSL&limit=1`)).json()) as { pagination: { total: number } };
+    const openssl = (await (await fetch(`${env.baseUrl}/api/v1/cve-records?project=OpenSSL&limit=1`)).json()) as {
+      pagination: { total: number };
+    };
     expect(seen).toEqual({
       health: 'ok',
       listed: openssl.pagination.total,
@@ -56,7 +58,9 @@ describe('the SDK in a browser', () => {
     });
     // Chromium logs the 404 answer, and the stream as aborted: searchStream stops reading at `complete`
     // without waiting for the connection to end. Nothing else may appear.
-    expect(problems.filter((p) => !p.includes('status of 404') && !/\/ask\?query=openssl&stream=true net::ERR_ABORTED$/.test(p))).toEqual([]);
+    expect(problems.filter((p) => !p.includes('status of 404') && !/\/ask\?query=openssl&stream=true net::ERR_ABORTED$/.test(p))).toEqual(
+      [],
+    );
     await page.close();
   });
 });

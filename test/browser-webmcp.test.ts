@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { operations, type CveRecord, type CveRecordPage, type NlwebResponse } from '../src/contract/index.js';
+import { type CveRecord, type CveRecordPage, type NlwebResponse, operations } from '../src/contract/index.js';
 import { browserTools } from '../src/http/web/browser-tools.js';
 import { launchChromium, serviceAndBrowser, watchProblems } from './support/browser.js';
 
@@ -45,9 +45,16 @@ describe('WebMCP tools of the page', () => {
     expect(JSON.parse(list.content[0]!.text)).toEqual(list.structuredContent);
 
     const one = await call<CveRecord>('getPublicCveRecord', { recordId: 'CVE-2024-6119' });
-    expect(one.structuredContent).toEqual({ id: 'CVE-2024-6119', project: 'OpenSSL', status: 'public', url: 'https://www.cve.org/CVERecord?id=CVE-2024-6119' });
+    expect(one.structuredContent).toEqual({
+      id: 'CVE-2024-6119',
+      project: 'OpenSSL',
+      status: 'public',
+      url: 'https://www.cve.org/CVERecord?id=CVE-2024-6119',
+    });
 
-    const batch = await call<{ records: CveRecord[]; missing: string[] }>('batchGetPublicCveRecords', { recordIds: ['CVE-2024-6119', 'CVE-1999-0001'] });
+    const batch = await call<{ records: CveRecord[]; missing: string[] }>('batchGetPublicCveRecords', {
+      recordIds: ['CVE-2024-6119', 'CVE-1999-0001'],
+    });
     expect(batch.structuredContent).toEqual({ records: [one.structuredContent], missing: ['CVE-1999-0001'] });
 
     const search = await call<NlwebResponse>('searchPublicRecordsWithNlweb', { query: 'CVE-2024-6119' });

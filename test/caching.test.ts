@@ -1,8 +1,8 @@
 // Issue 3, caching: strong ETags on cacheable GETs, 304 for a matching If-None-Match, Cache-Control
 // public on records and documents, no-store on the rest.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, fixtureCatalog } from './support/app.js';
 
 let app: FastifyInstance;
@@ -50,7 +50,12 @@ describe('conditional GETs', () => {
 
   it('gives different representations different ETags', async () => {
     const tags = new Set<string>();
-    for (const url of ['/api/v1/cve-records/CVE-2024-1234', '/api/v1/cve-records/CVE-2022-4450', '/api/v1/cve-records?limit=1', '/api/v1/cve-records?limit=2']) {
+    for (const url of [
+      '/api/v1/cve-records/CVE-2024-1234',
+      '/api/v1/cve-records/CVE-2022-4450',
+      '/api/v1/cve-records?limit=1',
+      '/api/v1/cve-records?limit=2',
+    ]) {
       tags.add(String((await app.inject({ url })).headers.etag));
     }
     expect(tags.size).toBe(4);
@@ -61,7 +66,9 @@ describe('conditional GETs', () => {
     const before = (await app.inject({ url: '/api/v1/cve-records/CVE-2024-1234' })).headers.etag;
     const after = (await changed.inject({ url: '/api/v1/cve-records/CVE-2024-1234' })).headers.etag;
     expect(after).not.toBe(before);
-    expect((await changed.inject({ url: '/api/v1/cve-records/CVE-2024-1234', headers: { 'if-none-match': String(before) } })).statusCode).toBe(200);
+    expect(
+      (await changed.inject({ url: '/api/v1/cve-records/CVE-2024-1234', headers: { 'if-none-match': String(before) } })).statusCode,
+    ).toBe(200);
     await changed.close();
   });
 
@@ -70,7 +77,9 @@ describe('conditional GETs', () => {
     const head = await app.inject({ method: 'HEAD', url: '/api/v1/cve-records' });
     expect(head.statusCode).toBe(200);
     expect(head.headers.etag).toBe(get.headers.etag);
-    expect((await app.inject({ method: 'HEAD', url: '/api/v1/cve-records', headers: { 'if-none-match': String(get.headers.etag) } })).statusCode).toBe(304);
+    expect(
+      (await app.inject({ method: 'HEAD', url: '/api/v1/cve-records', headers: { 'if-none-match': String(get.headers.etag) } })).statusCode,
+    ).toBe(304);
   });
 });
 

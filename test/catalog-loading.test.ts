@@ -44,12 +44,24 @@ describe('catalog loading', () => {
   });
 
   it('refuses a record url that is not http(s), such as javascript: (issue 11, item 13)', () => {
-    const catalog = { lastVerified: '2025-01-01', records: [{ id: 'CVE-2024-1', project: 'x', status: 'public', url: 'javascript:alert(1)' }] };
-    expect(findCatalogProblems(catalog)).toEqual([{ pointer: '/records/0/url', id: 'CVE-2024-1', problem: 'must match pattern "^https?://"' }]);
+    const catalog = {
+      lastVerified: '2025-01-01',
+      records: [{ id: 'CVE-2024-1', project: 'x', status: 'public', url: 'javascript:alert(1)' }],
+    };
+    expect(findCatalogProblems(catalog)).toEqual([
+      { pointer: '/records/0/url', id: 'CVE-2024-1', problem: 'must match pattern "^https?://"' },
+    ]);
   });
 
   it('reports every problem, not only the first', () => {
-    const problems = findCatalogProblems({ lastVerified: '2025-01-01', records: [{ ...good, id: 'x' }, { ...good, id: 'y' }, { ...good, id: 'z' }] });
+    const problems = findCatalogProblems({
+      lastVerified: '2025-01-01',
+      records: [
+        { ...good, id: 'x' },
+        { ...good, id: 'y' },
+        { ...good, id: 'z' },
+      ],
+    });
     expect(problems.map((p) => p.id)).toEqual(['x', 'y', 'z']);
   });
 });

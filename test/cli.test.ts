@@ -9,7 +9,8 @@ describe('cve-records CLI', () => {
   it('documents every serve option and its environment variable in --help', async () => {
     const { code, stdout } = await runCli(['serve', '--help']);
     expect(code).toBe(0);
-    for (const flag of ['--records', '--port', '--host', '--base-url', '--rate-limit-max', '--rate-limit-window']) expect(stdout).toContain(flag);
+    for (const flag of ['--records', '--port', '--host', '--base-url', '--rate-limit-max', '--rate-limit-window'])
+      expect(stdout).toContain(flag);
     expect(stdout).toContain('CVE_RECORDS_PORT');
   });
 
@@ -24,7 +25,10 @@ describe('cve-records CLI', () => {
 
   it('refuses to start on a bad catalog, naming the file, the record and the problem', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'cli-')), 'bad.json');
-    await writeFile(file, JSON.stringify({ lastVerified: '2025-01-01', records: [{ id: 'CVE-2024-1', project: 'x', status: 'gone', url: null }] }));
+    await writeFile(
+      file,
+      JSON.stringify({ lastVerified: '2025-01-01', records: [{ id: 'CVE-2024-1', project: 'x', status: 'gone', url: null }] }),
+    );
     const { code, stderr } = await runCli(['serve', '--records', file, '--port', '0']);
     expect(code).toBe(1);
     expect(stderr).toContain(file);

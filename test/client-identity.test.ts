@@ -9,7 +9,10 @@ describe('--trust-proxy parsing', () => {
     expect(parseTrustProxy('false')).toEqual({ kind: 'none' });
     expect(parseTrustProxy('0')).toEqual({ kind: 'none' });
     expect(parseTrustProxy('2')).toEqual({ kind: 'hops', hops: 2 });
-    expect(parseTrustProxy('10.0.0.0/8, 192.0.2.1,2001:db8::/32')).toEqual({ kind: 'addresses', list: ['10.0.0.0/8', '192.0.2.1', '2001:db8::/32'] });
+    expect(parseTrustProxy('10.0.0.0/8, 192.0.2.1,2001:db8::/32')).toEqual({
+      kind: 'addresses',
+      list: ['10.0.0.0/8', '192.0.2.1', '2001:db8::/32'],
+    });
   });
 
   it.each(['10.0.0.0/33', 'proxy.internal', '10.0.0.1/8/1', '::1/129'])('refuses %s', (text) => {
@@ -75,8 +78,11 @@ describe('forwarding headers over HTTP', () => {
 
   it('from a trusted proxy, each forwarded client has its own budget', async () => {
     const app = await buildTestApp({ config: { ...limited, trustProxy: parseTrustProxy('127.0.0.1') } });
-    const via = (client: string) => app.inject({ url: '/api/v1/health', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': client } });
-    expect([(await via('203.0.113.1')).statusCode, (await via('203.0.113.1')).statusCode, (await via('203.0.113.1')).statusCode]).toEqual([200, 200, 429]);
+    const via = (client: string) =>
+      app.inject({ url: '/api/v1/health', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': client } });
+    expect([(await via('203.0.113.1')).statusCode, (await via('203.0.113.1')).statusCode, (await via('203.0.113.1')).statusCode]).toEqual([
+      200, 200, 429,
+    ]);
     expect((await via('203.0.113.2')).statusCode).toBe(200);
     await app.close();
   });
@@ -85,7 +91,11 @@ describe('forwarding headers over HTTP', () => {
     const app = await buildTestApp({ config: { ...limited, trustProxy: parseTrustProxy('10.0.0.0/8') } });
     const codes = [];
     for (let i = 0; i < 3; i++) {
-      const response = await app.inject({ url: '/api/v1/health', remoteAddress: '198.51.100.7', headers: { 'x-forwarded-for': `203.0.113.${i}`, forwarded: `for=203.0.113.${i}` } });
+      const response = await app.inject({
+        url: '/api/v1/health',
+        remoteAddress: '198.51.100.7',
+        headers: { 'x-forwarded-for': `203.0.113.${i}`, forwarded: `for=203.0.113.${i}` },
+      });
       codes.push(response.statusCode);
     }
     expect(codes).toEqual([200, 200, 429]);

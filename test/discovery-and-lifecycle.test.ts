@@ -43,7 +43,11 @@ describe('lifecycle (spec Versioning)', () => {
   it('once deprecated, sends Deprecation (@epoch), Sunset (HTTP-date) and Link rel="deprecation" on every v1 200', async () => {
     const app = await buildTestApp({
       config: {
-        lifecycle: { deprecation: new Date('2027-01-01T00:00:00Z'), sunset: new Date('2027-06-30T00:00:00Z'), successor: 'http://cve.test/api/v2' },
+        lifecycle: {
+          deprecation: new Date('2027-01-01T00:00:00Z'),
+          sunset: new Date('2027-06-30T00:00:00Z'),
+          successor: 'http://cve.test/api/v2',
+        },
       },
     });
     for (const url of ['/api/v1/health', '/api/v1/cve-records', '/api/v1/cve-records/CVE-2021-44228']) {

@@ -1,9 +1,10 @@
 // Issue 3, operations: SIGTERM finishes requests in flight; --workers N serves one port from N
 // processes that share the cursor secret and, through Redis, one rate budget. Issue 11: a stop under
 // keep-alive load resets no connection.
+
+import { Client, type errors, request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { Client, errors, request } from 'undici';
-import { startServer, type Running } from './support/cli.js';
+import { type Running, startServer } from './support/cli.js';
 
 interface Outcome {
   answered: number;
@@ -53,12 +54,27 @@ describe('graceful stop', () => {
     let stop = false;
     const outcomes: Outcome[] = [];
     const clients = [
-      ...Array.from({ length: 24 }, () => keepAliveClient(server.baseUrl, () => 0, () => stop, outcomes)),
-      ...Array.from({ length: 8 }, () => keepAliveClient(server.baseUrl, () => 50 + Math.random() * 300, () => stop, outcomes)),
+      ...Array.from({ length: 24 }, () =>
+        keepAliveClient(
+          server.baseUrl,
+          () => 0,
+          () => stop,
+          outcomes,
+        ),
+      ),
+      ...Array.from({ length: 8 }, () =>
+        keepAliveClient(
+          server.baseUrl,
+          () => 50 + Math.random() * 300,
+          () => stop,
+          outcomes,
+        ),
+      ),
     ];
     // Every connection established and answered: a connection still in the kernel's accept queue when
     // the listening socket closes is reset by the kernel, which no server can prevent (docs/OPERATIONS.md).
-    while (outcomes.length < clients.length || outcomes.some((o) => o.answered === 0)) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (outcomes.length < clients.length || outcomes.some((o) => o.answered === 0))
+      await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, 500)); // load on every connection
     const exited = server.stop();
     await Promise.race([
@@ -87,7 +103,9 @@ describe('--workers', () => {
   it('serves one port from two processes that honour each other’s cursors and stop together', async () => {
     const server = await startServer(['--workers', '2', '--rate-limit-max', '1000']);
     expect(await workersListening(server, 2)).toBe(2);
-    const first = await (await request(`${server.baseUrl}/api/v1/cve-records?limit=2`)).body.json() as { pagination: { nextCursor: string } };
+    const first = (await (await request(`${server.baseUrl}/api/v1/cve-records?limit=2`)).body.json()) as {
+      pagination: { nextCursor: string };
+    };
     for (let i = 0; i < 6; i++) {
       // New connections are spread over the workers; every one must accept the cursor.
       const next = await request(`${server.baseUrl}/api/v1/cve-records?limit=2&cursor=${first.pagination.nextCursor}`, { reset: true });
@@ -98,7 +116,18 @@ describe('--workers', () => {
   }, 90_000);
 
   it('with Redis, two workers hand out exactly the limit for one address', async () => {
-    const server = await startServer(['--workers', '2', '--redis-url', process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', '--rate-limit-max', '30', '--rate-limit-window', '3600', '--trust-proxy', '127.0.0.1']);
+    const server = await startServer([
+      '--workers',
+      '2',
+      '--redis-url',
+      process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      '--rate-limit-max',
+      '30',
+      '--rate-limit-window',
+      '3600',
+      '--trust-proxy',
+      '127.0.0.1',
+    ]);
     expect(await workersListening(server, 2)).toBe(2);
     const client = `198.19.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
     const codes = [];

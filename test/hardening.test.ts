@@ -2,9 +2,9 @@
 // documented errors, timeouts that cut off slow clients, and no cookies anywhere.
 import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCursorCodec } from '../src/core/cursor.js';
 import { createSnapshot } from '../src/core/snapshot.js';
 import { SnapshotStore } from '../src/core/snapshot-store.js';
@@ -17,7 +17,12 @@ let port: number;
 
 beforeAll(async () => {
   const config = testConfig({ timeouts: { headersMs: 1000, requestMs: 2000, keepAliveMs: 500, shutdownMs: 1000 } });
-  const sink = new Writable({ write: (chunk, _encoding, done) => (logLines.push(String(chunk)), done()) });
+  const sink = new Writable({
+    write: (chunk, _encoding, done) => {
+      logLines.push(String(chunk));
+      done();
+    },
+  });
   app = await buildServer(
     { config, store: new SnapshotStore(createSnapshot(fixtureCatalog)), cursors: createCursorCodec(config.cursorSecret) },
     { logger: pino({ level: 'info' }, sink) },
@@ -63,7 +68,11 @@ describe('cookies and credentials', () => {
     const secret = 'console-session=s3cr3t-value';
     const responses = [
       await app.inject({ url: '/api/v1/cve-records', headers: { cookie: secret, origin: 'https://app.example' } }),
-      await app.inject({ method: 'OPTIONS', url: '/api/v1/cve-records/batch', headers: { cookie: secret, origin: 'https://app.example', 'access-control-request-method': 'POST' } }),
+      await app.inject({
+        method: 'OPTIONS',
+        url: '/api/v1/cve-records/batch',
+        headers: { cookie: secret, origin: 'https://app.example', 'access-control-request-method': 'POST' },
+      }),
       await app.inject({ url: '/no-such-path', headers: { cookie: secret } }),
     ];
     for (const response of responses) {
@@ -84,7 +93,9 @@ describe('size limits', () => {
   });
 
   it('answers headers over 16 KiB with a 431 ErrorResponse, request id and CORS', async () => {
-    const { text } = await rawExchange((socket) => socket.write(`GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`));
+    const { text } = await rawExchange((socket) =>
+      socket.write(`GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`),
+    );
     expect(text).toMatch(/^HTTP\/1\.1 431 /);
     expect(text).toMatch(/access-control-allow-origin: \*/i);
     const body = bodyOf(text);
@@ -117,7 +128,9 @@ describe('answers node:http would give bare (issue 11, item 9)', () => {
   });
 
   it('Expect: 200-ok is ignored, as RFC 9110 allows, rather than answered with a bare 417', async () => {
-    const { text } = await rawExchange((socket) => socket.write('GET /api/v1/health HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n'));
+    const { text } = await rawExchange((socket) =>
+      socket.write('GET /api/v1/health HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n'),
+    );
     expect(text).toMatch(/^HTTP\/1\.1 200 /);
     expect(bodyOf(text).status).toBe('ok');
   });

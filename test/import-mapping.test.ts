@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { describe, it, expect } from 'vitest';
-import { mapCveRecord, truncateAtWord, type MapResult } from '../src/import/cve-json5.js';
+import { describe, expect, it } from 'vitest';
+import { type MapResult, mapCveRecord, truncateAtWord } from '../src/import/cve-json5.js';
 
 // Fixtures are real records cut from ../shared/data/cvelist-sample.zip: long lists (references, versions,
 // ADP metrics) keep their first two items and long strings outside the CNA title and descriptions are
@@ -194,16 +194,16 @@ describe('mapCveRecord: published records', () => {
         status: 'public',
         url: url('CVE-2024-52008'),
         summary:
-          "Password Policy Bypass Vulnerability in Fides Webserver: Fides is an open-source privacy engineering" +
-          " platform. The user invite acceptance API endpoint lacks server-side password policy enforcement, al" +
-          "lowing users to set arbitrarily weak passwords by bypassing client-side validation. While the UI enf" +
-          "orces password complexity requirements, direct API calls can circumvent these checks, enabling the c" +
-          "reation of accounts with passwords as short as a single character. When an email messaging provider " +
-          "is enabled and a new user account is created in the system, an invite email containing a special lin" +
+          'Password Policy Bypass Vulnerability in Fides Webserver: Fides is an open-source privacy engineering' +
+          ' platform. The user invite acceptance API endpoint lacks server-side password policy enforcement, al' +
+          'lowing users to set arbitrarily weak passwords by bypassing client-side validation. While the UI enf' +
+          'orces password complexity requirements, direct API calls can circumvent these checks, enabling the c' +
+          'reation of accounts with passwords as short as a single character. When an email messaging provider ' +
+          'is enabled and a new user account is created in the system, an invite email containing a special lin' +
           "k is sent to the new user's email address. This link directs the new user to a page where they can s" +
-          "et their initial password. While the user interface implements password complexity checks, these val" +
-          "idations are only performed client-side. The underlying `/api/v1/user/accept-invite` API endpoint do" +
-          "es not implement the same password policy validations. This vulnerability allows an invited user to…",
+          'et their initial password. While the user interface implements password complexity checks, these val' +
+          'idations are only performed client-side. The underlying `/api/v1/user/accept-invite` API endpoint do' +
+          'es not implement the same password policy validations. This vulnerability allows an invited user to…',
         published: '2024-11-26',
       },
     });
@@ -244,21 +244,32 @@ describe('mapCveRecord: published records', () => {
   it('omits published when datePublished is not a real date, and summary when there is no text', () => {
     const json = fixture('containers-first.CVE-2013-1202.json');
     json.cveMetadata.datePublished = '2020-02-30T13:37:03';
-    json.containers.cna.descriptions = [{ lang: 'de', value: 'nur Deutsch' }, { lang: 'en', value: ' \n ' }];
+    json.containers.cna.descriptions = [
+      { lang: 'de', value: 'nur Deutsch' },
+      { lang: 'en', value: ' \n ' },
+    ];
     expect(mapCveRecord(json)).toEqual({
       ok: true,
       record: { id: 'CVE-2013-1202', project: 'Cisco ACE', status: 'public', url: url('CVE-2013-1202') },
-      warnings: [{ kind: 'invalid-date', detail: 'CVE-2013-1202: cveMetadata.datePublished "2020-02-30T13:37:03" is not a date; published left out' }],
+      warnings: [
+        {
+          kind: 'invalid-date',
+          detail: 'CVE-2013-1202: cveMetadata.datePublished "2020-02-30T13:37:03" is not a date; published left out',
+        },
+      ],
     });
   });
 });
 
 describe('what the campaign found (issue 11)', () => {
-  it.each(['5.0', '5.1', '5.1.0', '5.1.1', '5.2.0', '5.10'])('accepts dataVersion %s, as the CVE Record Format allows (item 6)', (version) => {
-    const json = fixture('v51-published.CVE-2023-5365.json');
-    json.dataVersion = version;
-    expect(mapCveRecord(json).ok).toBe(true);
-  });
+  it.each(['5.0', '5.1', '5.1.0', '5.1.1', '5.2.0', '5.10'])(
+    'accepts dataVersion %s, as the CVE Record Format allows (item 6)',
+    (version) => {
+      const json = fixture('v51-published.CVE-2023-5365.json');
+      json.dataVersion = version;
+      expect(mapCveRecord(json).ok).toBe(true);
+    },
+  );
 
   it.each(['5', '5.', '5.01', '5.1.01', '6.0', '5.1.1.1'])('refuses dataVersion %s', (version) => {
     const json = fixture('v51-published.CVE-2023-5365.json');
@@ -279,7 +290,9 @@ describe('what the campaign found (issue 11)', () => {
     const json = fixture('v51-published.CVE-2023-5365.json');
     json.cveMetadata.datePublished = 'yesterday';
     const result = mapCveRecord(json);
-    expect(result.ok && result.warnings).toEqual([{ kind: 'invalid-date', detail: 'CVE-2023-5365: cveMetadata.datePublished "yesterday" is not a date; published left out' }]);
+    expect(result.ok && result.warnings).toEqual([
+      { kind: 'invalid-date', detail: 'CVE-2023-5365: cveMetadata.datePublished "yesterday" is not a date; published left out' },
+    ]);
   });
 
   it('drops zero-width and bidirectional control characters from names (item 13)', () => {

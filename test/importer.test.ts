@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
 import { importRecords } from '../src/import/importer.js';
 import { readInputs } from '../src/import/inputs.js';
-import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
 import { runCli } from './support/cli.js';
 import { zipBytes } from './support/zip-writer.js';
 
@@ -37,7 +37,9 @@ describe('inputs', () => {
     const file = fixtures('cve-json5/v51-published.CVE-2023-5365.json');
     const result = await run([file, fixtures('cve-json5/en-us.CVE-2019-1183.json'), file]);
     expect(result.imported).toBe(2);
-    expect(result.problems).toEqual([{ category: 'duplicate', source: file, detail: 'CVE-2023-5365 was already imported from another file' }]);
+    expect(result.problems).toEqual([
+      { category: 'duplicate', source: file, detail: 'CVE-2023-5365 was already imported from another file' },
+    ]);
   });
 
   it('reads a zip, reporting each bad entry with its file and counting every skip by reason', async () => {
@@ -131,13 +133,16 @@ describe('cve-records import and validate', () => {
 
   it('validate prints every problem with its location', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'validate-')), 'bad.json');
-    await writeFile(file, JSON.stringify({
-      lastVerified: '2025-01-01',
-      records: [
-        { id: 'CVE-2024-1234', project: 'x', status: 'gone', url: null },
-        { id: 'CVE-2024-1234', project: 'y', status: 'public', url: 'not a url' },
-      ],
-    }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        lastVerified: '2025-01-01',
+        records: [
+          { id: 'CVE-2024-1234', project: 'x', status: 'gone', url: null },
+          { id: 'CVE-2024-1234', project: 'y', status: 'public', url: 'not a url' },
+        ],
+      }),
+    );
     const { code, stdout } = await runCli(['validate', file]);
     expect(code).toBe(1);
     expect(stdout).toContain(`${file}: /records/0/status (CVE-2024-1234)`);
@@ -145,19 +150,34 @@ describe('cve-records import and validate', () => {
     expect(stdout).toMatch(/\/records\/1\b.*duplicate/);
   });
 
-  it.skipIf(!existsSync(SAMPLE_ZIP))('rebuilds the embedded dataset byte for byte from the shared sample and the cleared ids', async () => {
-    const out = join(await mkdtemp(join(tmpdir(), 'dataset-')), 'cve-records.json');
-    const { code, stdout } = await runCli(['import', SAMPLE_ZIP, '--ids', fileURLToPath(new URL('../data/cleared-ids.txt', import.meta.url)), '--last-verified', '2025-01-24', '--out', out, '--strict']);
-    expect(code).toBe(0);
-    expect(stdout).toContain('public 14602, assigned-no-public-record 40');
-    // Compared as a verdict, not with toEqual: a diff of two 10 MB buffers would exhaust the heap.
-    expect((await readFile(out)).equals(await readFile(DEFAULT_RECORDS_FILE))).toBe(true);
-  }, 240_000);
+  it.skipIf(!existsSync(SAMPLE_ZIP))(
+    'rebuilds the embedded dataset byte for byte from the shared sample and the cleared ids',
+    async () => {
+      const out = join(await mkdtemp(join(tmpdir(), 'dataset-')), 'cve-records.json');
+      const { code, stdout } = await runCli([
+        'import',
+        SAMPLE_ZIP,
+        '--ids',
+        fileURLToPath(new URL('../data/cleared-ids.txt', import.meta.url)),
+        '--last-verified',
+        '2025-01-24',
+        '--out',
+        out,
+        '--strict',
+      ]);
+      expect(code).toBe(0);
+      expect(stdout).toContain('public 14602, assigned-no-public-record 40');
+      // Compared as a verdict, not with toEqual: a diff of two 10 MB buffers would exhaust the heap.
+      expect((await readFile(out)).equals(await readFile(DEFAULT_RECORDS_FILE))).toBe(true);
+    },
+    240_000,
+  );
 });
 
 // Issue 11: what an adversarial campaign found in the importer. Each test is named after its finding.
 describe('hostile inputs (issue 11)', () => {
-  const record = (id: string) => readFile(fixtures('cve-json5/v51-published.CVE-2023-5365.json'), 'utf8').then((text) => text.replaceAll('CVE-2023-5365', id));
+  const record = (id: string) =>
+    readFile(fixtures('cve-json5/v51-published.CVE-2023-5365.json'), 'utf8').then((text) => text.replaceAll('CVE-2023-5365', id));
   const scratch = () => mkdtemp(join(tmpdir(), 'hostile-'));
 
   it('import --strict with an unreadable input does not overwrite --out (item 3)', async () => {
@@ -196,17 +216,23 @@ describe('hostile inputs (issue 11)', () => {
     const dir = await scratch();
     const text = await record('CVE-2023-5365');
     const shared = join(dir, 'shared-body.zip');
-    await writeFile(shared, zipBytes([
-      { name: 'a/CVE-2023-5365.json', data: text },
-      ...Array.from({ length: 50 }, (_, i) => ({ name: `b/copy-${i}.json`, data: '', sharesBodyOf: 'a/CVE-2023-5365.json' })),
-    ]));
+    await writeFile(
+      shared,
+      zipBytes([
+        { name: 'a/CVE-2023-5365.json', data: text },
+        ...Array.from({ length: 50 }, (_, i) => ({ name: `b/copy-${i}.json`, data: '', sharesBodyOf: 'a/CVE-2023-5365.json' })),
+      ]),
+    );
     const result = await run([shared]);
     expect(result.imported).toBe(1);
     expect(result.skipped['unreadable-entry']).toBe(50);
     expect(result.problems.every((p) => p.detail.includes('shares its compressed data with another entry'))).toBe(true);
     // Entries that each declare a great deal: the whole archive's bound stops them before any is inflated.
     const declared = join(dir, 'declared.zip');
-    await writeFile(declared, zipBytes(Array.from({ length: 20 }, (_, i) => ({ name: `CVE-2024-${1000 + i}.json`, data: '{}', declaredSize: 50_000_000 }))));
+    await writeFile(
+      declared,
+      zipBytes(Array.from({ length: 20 }, (_, i) => ({ name: `CVE-2024-${1000 + i}.json`, data: '{}', declaredSize: 50_000_000 }))),
+    );
     const bounded = await run([declared]);
     expect(bounded.problems.at(-1)).toMatchObject({ category: 'unreadable-input' });
     expect(bounded.problems.at(-1)!.detail).toMatch(/would inflate to more than 268435456 bytes/);

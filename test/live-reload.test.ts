@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogFile } from '../src/contract/index.js';
 import { catalogJson } from '../src/import/catalog-writer.js';
 import { fixtureCatalog } from './support/app.js';
-import { startServer, type Running } from './support/cli.js';
+import { type Running, startServer } from './support/cli.js';
 
 let file: string;
 let server: Running;

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tools } from '../src/http/mcp/tools.js';
-import { TEST_BASE_URL, buildTestApp } from './support/app.js';
+import { buildTestApp, TEST_BASE_URL } from './support/app.js';
 
 const AGENT_LINKS = {
   mcp: `${TEST_BASE_URL}/mcp`,
@@ -40,7 +40,8 @@ describe('/llms.txt', () => {
     const body = (await app.inject('/llms.txt')).body;
     const hrefs = [...body.matchAll(/\]\(([^)]+)\)/g)].map((match) => match[1]!);
     for (const href of Object.values(AGENT_LINKS).filter((link) => link !== AGENT_LINKS.llmsTxt)) expect(hrefs).toContain(href);
-    for (const href of [`${TEST_BASE_URL}/openapi.json`, `${TEST_BASE_URL}/ask`, `${TEST_BASE_URL}/api/v1/cve-records`]) expect(hrefs).toContain(href);
+    for (const href of [`${TEST_BASE_URL}/openapi.json`, `${TEST_BASE_URL}/ask`, `${TEST_BASE_URL}/api/v1/cve-records`])
+      expect(hrefs).toContain(href);
     for (const href of hrefs) await expectResolves(href);
   });
 

@@ -155,7 +155,10 @@ describe.each(eras)('%s', (_era, connect) => {
       expect(document).toMatchObject({ id: hit.id, title: hit.title, url: hit.url });
     }
     const heap = (await client.callTool({ name: 'fetch', arguments: { id: 'CVE-2024-50000' } })).structuredContent;
-    expect(heap).toMatchObject({ text: 'Heap overflow in curl SOCKS5 proxy handshake.', metadata: { status: 'public', published: '2024-10-01' } });
+    expect(heap).toMatchObject({
+      text: 'Heap overflow in curl SOCKS5 proxy handshake.',
+      metadata: { status: 'public', published: '2024-10-01' },
+    });
   });
 
   it.each(MISTAKES)('answers %s %j with a tool error carrying %s', async (name, args, code) => {
@@ -184,7 +187,13 @@ describe('MCP Inspector CLI', () => {
     expect(listed.tools.map((t) => t.name).sort()).toEqual(tools.map((t) => t.name).sort());
     for (const [name, args] of Object.entries(CALLS)) {
       const pairs = Object.entries(args).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
-      const result = (await inspect('--method', 'tools/call', '--tool-name', name, ...(pairs.length ? ['--tool-arg', ...pairs] : []))) as ToolResult;
+      const result = (await inspect(
+        '--method',
+        'tools/call',
+        '--tool-name',
+        name,
+        ...(pairs.length ? ['--tool-arg', ...pairs] : []),
+      )) as ToolResult;
       expect(result.isError ?? false, name).toBe(false);
       expect(result.structuredContent, name).toBeDefined();
     }

@@ -1,7 +1,7 @@
 // Every response of every operation, successes and errors, checked against the served OpenAPI document.
 import { execFile } from 'node:child_process';
-import { connect } from 'node:net';
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -53,7 +53,9 @@ describe('the served OpenAPI document', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.0.0');
     expect(doc.security).toBeUndefined();
-    const ids = Object.values(doc.paths).flatMap((item: any) => Object.values(item).map((op: any) => op.operationId)).filter(Boolean);
+    const ids = Object.values(doc.paths)
+      .flatMap((item: any) => Object.values(item).map((op: any) => op.operationId))
+      .filter(Boolean);
     expect(ids.sort()).toEqual(
       [
         'batchGetPublicCveRecords',
@@ -91,7 +93,10 @@ describe('the served OpenAPI document', () => {
     try {
       for (const [path, url] of paths) {
         // A Content-Length that is not a number: node:http refuses it before any route, as bad_request.
-        const response = await rawRequest((server.server.address() as { port: number }).port, `GET ${url} HTTP/1.1\r\nHost: x\r\nContent-Length: ten\r\n\r\n`);
+        const response = await rawRequest(
+          (server.server.address() as { port: number }).port,
+          `GET ${url} HTTP/1.1\r\nHost: x\r\nContent-Length: ten\r\n\r\n`,
+        );
         expect(response.statusCode, url).toBe(400);
         expect(JSON.parse(response.body).error.code).toBe('bad_request');
         contract.check(path!, 'get', response);
@@ -114,7 +119,9 @@ describe('the served OpenAPI document', () => {
 
   it('documents 429 with Retry-After and the RateLimit headers', () => {
     const headers = Object.keys(doc.components.responses.TooManyRequests.headers);
-    expect(headers).toEqual(expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']));
+    expect(headers).toEqual(
+      expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']),
+    );
   });
 
   it('lists every error code of the catalog in its description', () => {
@@ -122,7 +129,17 @@ describe('the served OpenAPI document', () => {
   });
 
   it('closes every closed object of the spec', () => {
-    for (const name of ['CveRecord', 'Pagination', 'CveRecordPage', 'BatchRequest', 'BatchResponse', 'Health', 'Sandbox', 'NlwebResult', 'ErrorResponse']) {
+    for (const name of [
+      'CveRecord',
+      'Pagination',
+      'CveRecordPage',
+      'BatchRequest',
+      'BatchResponse',
+      'Health',
+      'Sandbox',
+      'NlwebResult',
+      'ErrorResponse',
+    ]) {
       expect(doc.components.schemas[name].additionalProperties, name).toBe(false);
     }
     expect(doc.components.schemas.Capabilities.additionalProperties).toBe(true);
@@ -133,7 +150,9 @@ describe('the served OpenAPI document', () => {
     const response = await app.inject({
       method,
       url,
-      ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } }),
+      ...(body === undefined
+        ? {}
+        : { payload: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } }),
     });
     contract.check(path, method, response);
   });
@@ -166,7 +185,9 @@ function rawRequest(port: number, text: string): Promise<{ statusCode: number; h
     socket.on('close', () => {
       const [head = '', body = ''] = received.split('\r\n\r\n');
       const [status, ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       resolve({ statusCode: Number(status!.split(' ')[1]), headers, body });
     });
   });

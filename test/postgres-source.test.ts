@@ -1,12 +1,13 @@
 // Issue 5, PostgreSQL as the shared source: migrate, import in one transaction, two replicas serving a
 // change within a second, a lost connection survived, and an unreachable database at start.
-import { fileURLToPath } from 'node:url';
+
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, upsertCatalog } from '../src/sources/postgres/database.js';
 import { loadDefaultCatalog } from './support/app.js';
-import { runCli, startServer, type Running } from './support/cli.js';
+import { type Running, runCli, startServer } from './support/cli.js';
 
 const BASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const schema = `cve_test_${randomBytes(4).toString('hex')}`;
@@ -66,7 +67,9 @@ describe('PostgreSQL source', () => {
     try {
       await migrate(fullUrl);
       await upsertCatalog(fullUrl, catalog);
-      expect((await admin.query(`SELECT count(*)::int AS n, max(char_length(project))::int AS longest FROM ${other}.cve_records`)).rows[0]).toEqual({ n: catalog.records.length, longest });
+      expect(
+        (await admin.query(`SELECT count(*)::int AS n, max(char_length(project))::int AS longest FROM ${other}.cve_records`)).rows[0],
+      ).toEqual({ n: catalog.records.length, longest });
     } finally {
       await admin.query(`DROP SCHEMA ${other} CASCADE`);
     }
@@ -78,14 +81,18 @@ describe('PostgreSQL source', () => {
     servers.push(a!, b!);
     expect(await projectOf(a!, 'CVE-2023-5365')).not.toBe('Changed Project');
     await admin.query(`UPDATE cve_records SET project = 'Changed Project' WHERE id = 'CVE-2023-5365'`);
-    const waited = await Promise.all([a!, b!].map((server) => until(async () => (await projectOf(server, 'CVE-2023-5365')) === 'Changed Project', 3000)));
+    const waited = await Promise.all(
+      [a!, b!].map((server) => until(async () => (await projectOf(server, 'CVE-2023-5365')) === 'Changed Project', 3000)),
+    );
     expect(Math.max(...waited)).toBeLessThan(1000);
-    expect((await (await fetch(`${a!.baseUrl}/api/v1/capabilities`)).json() as any).dataset.lastVerified).toBe('2025-03-01');
+    expect(((await (await fetch(`${a!.baseUrl}/api/v1/capabilities`)).json()) as any).dataset.lastVerified).toBe('2025-03-01');
   });
 
   it('keeps serving when its connection is cut, reconnects, and then sees changes again', async () => {
     const [a] = servers;
-    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cve-records' AND pid <> pg_backend_pid()`);
+    await admin.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cve-records' AND pid <> pg_backend_pid()`,
+    );
     expect(await projectOf(a!, 'CVE-2023-5365')).toBe('Changed Project');
     await until(async () => a!.output().includes('PostgreSQL is back'));
     expect(a!.output()).toContain('PostgreSQL connection lost');
@@ -106,7 +113,12 @@ describe('PostgreSQL source', () => {
     const failed = await runCli(['serve', '--port', '0', '--database-url', nowhere]);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/cannot connect to PostgreSQL/);
-    const fallback = await startServer(['--database-url', nowhere, '--fallback-records', fileURLToPath(new URL('../data/cve-records.json', import.meta.url))]);
+    const fallback = await startServer([
+      '--database-url',
+      nowhere,
+      '--fallback-records',
+      fileURLToPath(new URL('../data/cve-records.json', import.meta.url)),
+    ]);
     servers.push(fallback);
     expect((await fetch(`${fallback.baseUrl}/api/v1/cve-records/CVE-2023-5365`)).status).toBe(200);
   });

@@ -1,12 +1,12 @@
 // Issue 3, rate limit across sockets, processes and a Redis outage: separate budgets for two local
 // addresses over real sockets; two server processes on the real Redis sharing exactly one budget;
 // Redis killed and restarted while requests keep succeeding.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
-import { Agent, request } from 'undici';
 import { Redis } from 'ioredis';
-import { startServer, type Running } from './support/cli.js';
+import { Agent, request } from 'undici';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type Running, startServer } from './support/cli.js';
 
 const SHARED_REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const running: Running[] = [];
@@ -74,7 +74,9 @@ function freePort(): Promise<number> {
 }
 
 async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
   const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
   probe.on('error', () => {}); // refused until the server is up; the ping waits for it
   await probe.connect().catch(() => undefined);
@@ -87,7 +89,16 @@ describe('Redis outage', () => {
   it('fails no request while Redis is down, logs it once, and shares the budget again when it is back', async () => {
     const port = await freePort();
     let redis = await startRedis(port);
-    const server = await start(['--redis-url', `redis://127.0.0.1:${port}`, '--rate-limit-max', '1000', '--rate-limit-window', '3600', '--trust-proxy', '127.0.0.1']);
+    const server = await start([
+      '--redis-url',
+      `redis://127.0.0.1:${port}`,
+      '--rate-limit-max',
+      '1000',
+      '--rate-limit-window',
+      '3600',
+      '--trust-proxy',
+      '127.0.0.1',
+    ]);
     const client = freshClientAddress();
     const codes: number[] = [];
     const hit = async (times: number) => {
@@ -117,7 +128,11 @@ describe('Redis outage', () => {
     expect(codes.every((code) => code === 200)).toBe(true);
     expect(await counters.keys('cve-records:ratelimit:*')).toHaveLength(1); // counting in Redis again
     while (!server.output().includes('Redis is back') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    const lines = server.output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { time: number; msg: string });
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { time: number; msg: string });
     // One line for the whole outage, however many requests it saw. (A heavily loaded machine can make a
     // later command time out, which is logged as an outage of its own; that is outside this window.)
     expect(lines.filter((l) => l.msg.includes('Redis unavailable') && l.time >= killedAt && l.time <= restartedAt)).toHaveLength(1);

@@ -65,7 +65,8 @@ describe('GCRA limiter with a fake clock', () => {
 describe('rate limit over HTTP', () => {
   it('answers the 121st request from one address with 429, every header, readable cross-origin; another address is unaffected', async () => {
     const app = await buildTestApp({ config: { rateLimit: { max: 120, windowSeconds: 60 } } });
-    const from = (remoteAddress: string, url = '/api/v1/health') => app.inject({ method: 'GET', url, remoteAddress, headers: { origin: 'https://elsewhere.example' } });
+    const from = (remoteAddress: string, url = '/api/v1/health') =>
+      app.inject({ method: 'GET', url, remoteAddress, headers: { origin: 'https://elsewhere.example' } });
     for (let i = 0; i < 120; i++) {
       const response = await from('127.0.0.1', i % 2 ? '/nope' : '/api/v1/health');
       expect(response.statusCode).not.toBe(429);
@@ -90,7 +91,10 @@ describe('rate limit over HTTP', () => {
     const app = await buildTestApp({ config: { rateLimit: { max: 2, windowSeconds: 60 } } });
     const codes = [];
     for (let i = 0; i < 3; i++) {
-      codes.push((await app.inject({ url: '/api/v1/health', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': `203.0.113.${i}` } })).statusCode);
+      codes.push(
+        (await app.inject({ url: '/api/v1/health', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': `203.0.113.${i}` } }))
+          .statusCode,
+      );
     }
     expect(codes).toEqual([200, 200, 429]);
     await app.close();

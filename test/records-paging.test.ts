@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ServiceError, type CatalogFile, type RecordStatus } from '../src/contract/index.js';
+import { type CatalogFile, type RecordStatus, ServiceError } from '../src/contract/index.js';
 import { createCursorCodec } from '../src/core/cursor.js';
 import { listRecords } from '../src/core/list.js';
 import { createSnapshot } from '../src/core/snapshot.js';
@@ -76,7 +76,11 @@ describe('list: keyset cursors', () => {
     const first = listRecords(snapshot, { limit: 3 }, cursors);
     const grown = createSnapshot({
       ...fixtureCatalog,
-      records: [...fixtureCatalog.records, { id: 'CVE-2026-1', project: 'x', status: 'public', url: null }, { id: 'CVE-2024-40000', project: 'x', status: 'public', url: null }],
+      records: [
+        ...fixtureCatalog.records,
+        { id: 'CVE-2026-1', project: 'x', status: 'public', url: null },
+        { id: 'CVE-2024-40000', project: 'x', status: 'public', url: null },
+      ],
     });
     const next = listRecords(grown, { limit: 3, cursor: first.pagination.nextCursor! }, cursors);
     expect(next.records.map((r) => r.id)).toEqual(['CVE-2024-50000', 'CVE-2024-40000', 'CVE-2024-1234']);
@@ -88,7 +92,9 @@ describe('list: keyset cursors', () => {
     expect(() => listRecords(snapshot, { limit: 1, cursor }, cursors)).toThrow(ServiceError);
     expect(() => listRecords(snapshot, { limit: 1, cursor, project: 'curl' }, cursors)).toThrow(/other filters/);
     expect(() => listRecords(snapshot, { limit: 1, cursor, project: 'openssl', status: 'public' }, cursors)).toThrow(/other filters/);
-    expect(listRecords(snapshot, { limit: 5, cursor, project: 'openssl' }, cursors).records.every((r) => r.project === 'openssl')).toBe(true);
+    expect(listRecords(snapshot, { limit: 5, cursor, project: 'openssl' }, cursors).records.every((r) => r.project === 'openssl')).toBe(
+      true,
+    );
   });
 
   it('are tamper-evident: every one-character change to a cursor is invalid_cursor', () => {
@@ -109,7 +115,7 @@ describe('list: keyset cursors', () => {
   it('issued with another secret, or forged, are rejected', () => {
     const foreign = createCursorCodec('another-secret').encode('CVE-2025-9999', {});
     expect(() => listRecords(snapshot, { limit: 1, cursor: foreign }, cursors)).toThrow(/altered/);
-    for (const junk of ['x', '.', 'a.b', Buffer.from('1|CVE-2025-9999').toString('base64url') + '.', '%%%', 'é'.repeat(300)]) {
+    for (const junk of ['x', '.', 'a.b', `${Buffer.from('1|CVE-2025-9999').toString('base64url')}.`, '%%%', 'é'.repeat(300)]) {
       expect(() => listRecords(snapshot, { limit: 1, cursor: junk }, cursors)).toThrow(ServiceError);
     }
   });

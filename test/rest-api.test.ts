@@ -11,7 +11,12 @@ afterAll(() => app.close());
 
 const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
 const batch = (payload: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-  app.inject({ method: 'POST', url: '/api/v1/cve-records/batch', headers, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+  app.inject({
+    method: 'POST',
+    url: '/api/v1/cve-records/batch',
+    headers,
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
 
 function expectError(response: Awaited<ReturnType<typeof get>>, status: number, code: string) {
   expect(response.statusCode, response.body).toBe(status);
@@ -35,14 +40,26 @@ describe('health, capabilities, sandbox', () => {
     expect(body).toMatchObject({ access: 'public', authentication: 'none', readOnly: true });
     expect(body.capabilities).toContain('listPublicCveRecords');
     expect(body.capabilities).toHaveLength(7);
-    expect(body.boundaries).toMatchObject({ startsAssessments: false, interactsWithTargets: false, readsPrivateWorkspaces: false, spendsCredits: false });
+    expect(body.boundaries).toMatchObject({
+      startsAssessments: false,
+      interactsWithTargets: false,
+      readsPrivateWorkspaces: false,
+      spendsCredits: false,
+    });
     expect(body.links.openapi).toBe('http://cve.test/openapi.json');
     expect(body.dataset.records).toBe(fixtureOrder.length);
   });
 
   it('sandbox states its fixed fields, and every example request works against the service', async () => {
     const body = (await get('/api/v1/sandbox')).json();
-    expect(body).toMatchObject({ schemaVersion: '1.0', mode: 'sandbox', persistent: false, productionData: false, authentication: 'none', readOnly: true });
+    expect(body).toMatchObject({
+      schemaVersion: '1.0',
+      mode: 'sandbox',
+      persistent: false,
+      productionData: false,
+      authentication: 'none',
+      readOnly: true,
+    });
     expect(body.exampleRequests.length).toBeGreaterThan(3);
     for (const example of body.exampleRequests as string[]) {
       const [method, url, ...payload] = example.split(' ');
@@ -107,7 +124,12 @@ describe('list (spec rules 1 and 2)', () => {
 describe('get one', () => {
   it('returns the record', async () => {
     const response = await get('/api/v1/cve-records/CVE-2021-44228');
-    expect(response.json()).toEqual({ id: 'CVE-2021-44228', project: 'log4j', status: 'public', url: 'https://www.cve.org/CVERecord?id=CVE-2021-44228' });
+    expect(response.json()).toEqual({
+      id: 'CVE-2021-44228',
+      project: 'log4j',
+      status: 'public',
+      url: 'https://www.cve.org/CVERecord?id=CVE-2021-44228',
+    });
   });
 
   it('answers an unknown id and a malformed id alike, with 404 record_not_found', async () => {
@@ -162,8 +184,16 @@ describe('batch (spec rule 3)', () => {
     expectError(await batch(''), 400, 'invalid_json');
     expectError(await batch({ recordIds: ['CVE-2024-50000'] }, { 'content-type': 'text/plain' }), 400, 'unsupported_media_type');
     expectError(await batch({ recordIds: ['CVE-2024-50000'], pad: 'x'.repeat(70_000) }), 400, 'body_too_large');
-    expectError(await batch({ recordIds: ['CVE-2024-50000'] }, { 'content-type': 'application/json', 'idempotency-key': 'k'.repeat(256) }), 400, 'invalid_header');
-    expectError(await batch({ recordIds: ['CVE-2024-50000'] }, { 'content-type': 'application/json', 'idempotency-key': '' }), 400, 'invalid_header');
+    expectError(
+      await batch({ recordIds: ['CVE-2024-50000'] }, { 'content-type': 'application/json', 'idempotency-key': 'k'.repeat(256) }),
+      400,
+      'invalid_header',
+    );
+    expectError(
+      await batch({ recordIds: ['CVE-2024-50000'] }, { 'content-type': 'application/json', 'idempotency-key': '' }),
+      400,
+      'invalid_header',
+    );
   });
 });
 
@@ -226,7 +256,11 @@ describe('HTTP manners', () => {
     const response = await app.inject({
       method: 'OPTIONS',
       url: '/api/v1/cve-records/batch',
-      headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,idempotency-key' },
+      headers: {
+        origin: 'https://elsewhere.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,idempotency-key',
+      },
     });
     expect(response.statusCode).toBe(204);
     expect(response.headers['access-control-allow-origin']).toBe('*');

@@ -32,23 +32,41 @@ const path = fc.oneof(
   fc.array(segment, { maxLength: 5 }).map((parts) => `/${parts.join('/')}`),
   fc.constantFrom('/api/v1/cve-records', '/api/v1/cve-records/batch', '/ask', '/api/v1/cve-records/CVE-2024-1234'),
 );
-const queryKey = fc.oneof(fc.constantFrom('limit', 'cursor', 'project', 'status', 'query', 'stream', '__proto__', 'constructor'), fc.string({ maxLength: 8 }));
+const queryKey = fc.oneof(
+  fc.constantFrom('limit', 'cursor', 'project', 'status', 'query', 'stream', '__proto__', 'constructor'),
+  fc.string({ maxLength: 8 }),
+);
 const queryValue = fc.oneof(
   fc.constantFrom('1', '0', '-1', '100', '101', '1e3', 'NaN', 'true', 'public', 'assigned-no-public-record', 'openssl', '', '%', '%ZZ'),
   fc.string({ maxLength: 30 }),
 );
-const query = fc.array(fc.tuple(queryKey, queryValue), { maxLength: 4 }).map((pairs) =>
-  pairs.length ? `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${/^%/.test(v) ? v : encodeURIComponent(v)}`).join('&')}` : '',
-);
+const query = fc
+  .array(fc.tuple(queryKey, queryValue), { maxLength: 4 })
+  .map((pairs) =>
+    pairs.length ? `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${/^%/.test(v) ? v : encodeURIComponent(v)}`).join('&')}` : '',
+  );
 const body = fc.oneof(
   fc.constant(undefined),
   fc.json().map((text) => text),
-  fc.record({ recordIds: fc.array(fc.oneof(fc.constant('CVE-2021-44228'), fc.string({ maxLength: 20 })), { maxLength: 60 }) }).map((v) => JSON.stringify(v)),
+  fc
+    .record({ recordIds: fc.array(fc.oneof(fc.constant('CVE-2021-44228'), fc.string({ maxLength: 20 })), { maxLength: 60 }) })
+    .map((v) => JSON.stringify(v)),
   fc.string({ maxLength: 50 }),
 );
-const contentType = fc.constantFrom(undefined, 'application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/xml');
+const contentType = fc.constantFrom(
+  undefined,
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+  'application/xml',
+);
 const method = fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS');
-const header = fc.tuple(fc.constantFrom('accept', 'idempotency-key', 'if-none-match', 'origin', 'x-forwarded-for', 'cookie'), fc.string({ maxLength: 300 }).filter((v) => /^[\x20-\x7e]*$/.test(v)));
+const header = fc.tuple(
+  fc.constantFrom('accept', 'idempotency-key', 'if-none-match', 'origin', 'x-forwarded-for', 'cookie'),
+  fc.string({ maxLength: 300 }).filter((v) => /^[\x20-\x7e]*$/.test(v)),
+);
 
 describe('robustness under random requests', () => {
   it('never answers 500, always with an ErrorResponse and a documented status', async () => {
@@ -56,7 +74,12 @@ describe('robustness under random requests', () => {
       fc.asyncProperty(method, path, query, body, contentType, fc.array(header, { maxLength: 3 }), async (m, p, q, b, ct, hs) => {
         const headers: Record<string, string> = Object.fromEntries(hs);
         if (ct) headers['content-type'] = ct;
-        const response = await app.inject({ method: m as 'GET', url: p + q, headers, ...(b !== undefined && m !== 'GET' && m !== 'HEAD' ? { payload: b } : {}) });
+        const response = await app.inject({
+          method: m as 'GET',
+          url: p + q,
+          headers,
+          ...(b !== undefined && m !== 'GET' && m !== 'HEAD' ? { payload: b } : {}),
+        });
         expect(response.statusCode, `${m} ${p}${q}`).toBeLessThan(500);
         if (m === 'OPTIONS') return;
         // inject resolves dot segments (also percent-encoded ones) as a URL parser does; so does the oracle.

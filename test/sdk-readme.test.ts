@@ -48,7 +48,9 @@ describe('SDK README examples', () => {
     expect(lines[1]).toBe('batch: 120 found, missing CVE-1999-0001');
     // "openssl since 2024": OpenSSL records of 2024 or later, each with a score from 0 to 1.
     expect(lines.slice(2, 5)).toEqual(
-      [0, 1, 2].map((index) => expect.stringMatching(new RegExp(`^result ${index}: CVE-202[4-9]-\\d+ \\(OpenSSL\\) \\((0(\\.\\d+)?|1)\\)$`))),
+      [0, 1, 2].map((index) =>
+        expect.stringMatching(new RegExp(`^result ${index}: CVE-202[4-9]-\\d+ \\(OpenSSL\\) \\((0(\\.\\d+)?|1)\\)$`)),
+      ),
     );
     expect(lines[5]).toBe('search complete: 3 results');
   });

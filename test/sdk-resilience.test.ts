@@ -119,7 +119,10 @@ describe('SDK: abort and timeouts', () => {
     expect(error).toMatchObject({ status: 0, code: 'timeout', requestId: undefined });
     expect(error.message).toContain('150 ms');
     expect(Date.now() - started).toBeLessThan(1000);
-    await expect(client.capabilities({ timeoutMs: 50 })).rejects.toMatchObject({ code: 'timeout', message: expect.stringContaining('50 ms') });
+    await expect(client.capabilities({ timeoutMs: 50 })).rejects.toMatchObject({
+      code: 'timeout',
+      message: expect.stringContaining('50 ms'),
+    });
   });
 
   it('reports an unreachable service as network_error', async () => {

@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CatalogRecord } from '../src/contract/index.js';
 import { projectKeys } from '../src/core/search/project-index.js';
-import { prepareSearchIndex, searchIndexOf } from '../src/core/search/search-index.js';
 import { DEFAULT_SEARCH_PHRASE, search, searchRecords } from '../src/core/search/search.js';
+import { prepareSearchIndex, searchIndexOf } from '../src/core/search/search-index.js';
 import { createSnapshot } from '../src/core/snapshot.js';
 import { fixtureCatalog, fixtureOrder } from './support/app.js';
 
@@ -113,7 +113,9 @@ describe('search engine', () => {
   it('can build the index in steps, letting other work run between them, to the same answers', async () => {
     const large = createSnapshot({
       lastVerified: '2025-01-24',
-      records: Array.from({ length: 20_000 }, (_, i) => record(`CVE-2024-${10_000 + i}`, `project${i % 50}`, `issue number ${i} in the parser`)),
+      records: Array.from({ length: 20_000 }, (_, i) =>
+        record(`CVE-2024-${10_000 + i}`, `project${i % 50}`, `issue number ${i} in the parser`),
+      ),
     });
     let ranBetweenSteps = false;
     setImmediate(() => (ranBetweenSteps = true));
@@ -121,18 +123,45 @@ describe('search engine', () => {
     expect(ranBetweenSteps).toBe(true);
     expect(searchIndexOf(large)).toBe(prepared);
     expect(await prepareSearchIndex(large)).toBe(prepared);
-    expect(ids(search(large, 'project7 parser', 3).hits)).toEqual(ids(search(createSnapshot({ lastVerified: '2025-01-24', records: [...large.entries()].map((e) => ({ ...e.record, summary: e.summary! })) }), 'project7 parser', 3).hits));
+    expect(ids(search(large, 'project7 parser', 3).hits)).toEqual(
+      ids(
+        search(
+          createSnapshot({ lastVerified: '2025-01-24', records: [...large.entries()].map((e) => ({ ...e.record, summary: e.summary! })) }),
+          'project7 parser',
+          3,
+        ).hits,
+      ),
+    );
   });
 
   it('still finds identifiers and exact projects of the shared test catalog', () => {
     const fixture = createSnapshot(fixtureCatalog);
     expect(ids(searchRecords(fixture, 'CVE-2021-44228', 10))).toEqual(['CVE-2021-44228']);
-    expect(ids(searchRecords(fixture, 'openssl', 10))).toEqual(fixtureOrder.filter((id) => ['CVE-2025-9999', 'CVE-2024-1234', 'CVE-2023-0001', 'CVE-2022-4450'].includes(id)));
+    expect(ids(searchRecords(fixture, 'openssl', 10))).toEqual(
+      fixtureOrder.filter((id) => ['CVE-2025-9999', 'CVE-2024-1234', 'CVE-2023-0001', 'CVE-2022-4450'].includes(id)),
+    );
   });
 
   it('never throws, and keeps scores in [0, 1], best first, within the limit', () => {
-    const words = fc.constantFrom('curl', 'openssl', 'heap', 'overflow', 'cve-2024-0001', 'not', 'public', 'before', '2023', 'opnessl', 'libx', 'zz', ' ');
-    const query = fc.oneof(fc.string({ unit: 'binary', maxLength: 120 }), fc.array(words, { maxLength: 8 }).map((parts) => parts.join(' ')));
+    const words = fc.constantFrom(
+      'curl',
+      'openssl',
+      'heap',
+      'overflow',
+      'cve-2024-0001',
+      'not',
+      'public',
+      'before',
+      '2023',
+      'opnessl',
+      'libx',
+      'zz',
+      ' ',
+    );
+    const query = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 120 }),
+      fc.array(words, { maxLength: 8 }).map((parts) => parts.join(' ')),
+    );
     fc.assert(
       fc.property(query, fc.integer({ min: 0, max: 12 }), (text, limit) => {
         const { hits } = search(snapshot, text, limit);

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CVE_ID_REGEX } from '../src/contract/index.js';
 import { PROJECT_ALIASES } from '../src/core/search/project-aliases.js';
-import { MAX_TERMS, understandQuery, type QueryUnderstanding } from '../src/core/search/query-understanding.js';
+import { MAX_TERMS, type QueryUnderstanding, understandQuery } from '../src/core/search/query-understanding.js';
 import { STOP_WORDS, words } from '../src/core/search/words.js';
 import { loadDefaultCatalog } from './support/app.js';
 
@@ -56,15 +56,22 @@ describe('status words', () => {
     expect(u.terms).toEqual([]);
   });
 
-  it.each(['assigned', 'reserved', 'unpublished', 'not yet public', 'not public', 'not public yet', 'no public record', 'not published', 'not disclosed'])(
-    '%s asks for records with no public record yet',
-    (query) => {
-      const u = understandQuery(query);
-      expect(u.statuses).toEqual(['assigned-no-public-record']);
-      expect(u.explanation).toContain('status assigned-no-public-record');
-      expect(u.terms).toEqual([]);
-    },
-  );
+  it.each([
+    'assigned',
+    'reserved',
+    'unpublished',
+    'not yet public',
+    'not public',
+    'not public yet',
+    'no public record',
+    'not published',
+    'not disclosed',
+  ])('%s asks for records with no public record yet', (query) => {
+    const u = understandQuery(query);
+    expect(u.statuses).toEqual(['assigned-no-public-record']);
+    expect(u.explanation).toContain('status assigned-no-public-record');
+    expect(u.terms).toEqual([]);
+  });
 
   it('reads the negation with its status word, leaving the other words', () => {
     const u = understandQuery('which postgres issues are not public yet');
@@ -127,7 +134,10 @@ describe('filler and aliases', () => {
 
   it('reads project aliases, keeping the word typed as one spelling', () => {
     const u = understandQuery('postgres k8s');
-    expect(u.terms.map((term) => term.forms)).toEqual([[['postgres'], ['postgresql']], [['k8s'], ['kubernetes']]]);
+    expect(u.terms.map((term) => term.forms)).toEqual([
+      [['postgres'], ['postgresql']],
+      [['k8s'], ['kubernetes']],
+    ]);
     expect(u.explanation).toEqual(['alias postgres → PostgreSQL', 'alias k8s → Kubernetes', 'words postgres, k8s']);
   });
 
@@ -155,7 +165,9 @@ describe('filler and aliases', () => {
     });
 
     it.each(PROJECT_ALIASES)('alias $alias leads to a project of the catalog ($target)', ({ alias, target }) => {
-      const targetWords = words(target).filter((word) => !STOP_WORDS.has(word)).join(' ');
+      const targetWords = words(target)
+        .filter((word) => !STOP_WORDS.has(word))
+        .join(' ');
       expect(projectWords.has(words(target).join(' ')) || projectWords.has(targetWords)).toBe(true);
       expect(STOP_WORDS.has(alias)).toBe(false);
     });
@@ -165,7 +177,31 @@ describe('filler and aliases', () => {
 describe('properties', () => {
   const anyText = fc.oneof(
     fc.string({ unit: 'binary', maxLength: 200 }),
-    fc.array(fc.constantFrom('cve', 'CVE-2024-3094', '2024', 'from', 'before', 'not', 'yet', 'public', 'between', 'and', 'to', '-', '_', 'postgres', 'in', '9999', '1998', ' '), { maxLength: 20 }).map((parts) => parts.join(' ')),
+    fc
+      .array(
+        fc.constantFrom(
+          'cve',
+          'CVE-2024-3094',
+          '2024',
+          'from',
+          'before',
+          'not',
+          'yet',
+          'public',
+          'between',
+          'and',
+          'to',
+          '-',
+          '_',
+          'postgres',
+          'in',
+          '9999',
+          '1998',
+          ' ',
+        ),
+        { maxLength: 20 },
+      )
+      .map((parts) => parts.join(' ')),
   );
 
   it('never throws, and reads the same text the same way every time', () => {

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RecordStatus } from '../src/contract/index.js';
-import { search, type SearchHit, type SearchResult } from '../src/core/search/search.js';
+import { type SearchHit, type SearchResult, search } from '../src/core/search/search.js';
 import { createSnapshot, type Snapshot } from '../src/core/snapshot.js';
 import { loadDefaultCatalog } from './support/app.js';
 

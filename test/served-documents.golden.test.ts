@@ -2,8 +2,8 @@
 // change them, and an intended change shows up here as a diff to review. `UPDATE_GOLDENS=1 npx vitest run
 // test/served-documents.golden.test.ts` rewrites the goldens after an intended change.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from './support/app.js';
 
 const GOLDENS = new URL('./fixtures/goldens/', import.meta.url);

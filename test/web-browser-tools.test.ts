@@ -3,7 +3,7 @@
 import { runInNewContext } from 'node:vm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AskQuery, BatchRequest, ListQuery, RecordIdParams, operations } from '../src/contract/index.js';
+import { AskQuery, BatchRequest, ListQuery, operations, RecordIdParams } from '../src/contract/index.js';
 import { browserTools } from '../src/http/web/browser-tools.js';
 import { buildTestApp } from './support/app.js';
 
@@ -28,14 +28,18 @@ describe('tool definitions', () => {
 
   it('takes its input schemas from the contract: path parameters, query and body', () => {
     expect(json(tool('getPublicCveRecord').inputSchema)).toEqual(json({ ...RecordIdParams }));
-    expect(json(tool('listPublicCveRecords').inputSchema)).toEqual(json({ type: 'object', properties: ListQuery.properties, additionalProperties: false }));
+    expect(json(tool('listPublicCveRecords').inputSchema)).toEqual(
+      json({ type: 'object', properties: ListQuery.properties, additionalProperties: false }),
+    );
     expect(json(tool('batchGetPublicCveRecords').inputSchema)).toEqual(json({ ...BatchRequest }));
     expect(tool('getAgentApiHealth').inputSchema).toEqual({ type: 'object', properties: {}, additionalProperties: false });
   });
 
   it('leaves out the /ask parameters that would turn the JSON answer into an event stream', () => {
     const { stream: _stream, streaming: _streaming, ...rest } = AskQuery.properties;
-    expect(json(tool('searchPublicRecordsWithNlweb').inputSchema)).toEqual(json({ type: 'object', properties: rest, additionalProperties: false }));
+    expect(json(tool('searchPublicRecordsWithNlweb').inputSchema)).toEqual(
+      json({ type: 'object', properties: rest, additionalProperties: false }),
+    );
   });
 });
 
@@ -77,7 +81,11 @@ describe('the script', () => {
   });
 
   it('throws nothing when the browser refuses a tool', () => {
-    const refuse = { registerTool: () => { throw new Error('duplicate'); } };
+    const refuse = {
+      registerTool: () => {
+        throw new Error('duplicate');
+      },
+    };
     expect(() => runScript({ navigator: { modelContext: refuse }, document: {}, location: { href: 'https://x.example/' } })).not.toThrow();
   });
 
@@ -109,10 +117,15 @@ describe('the script', () => {
   it('answers with the JSON as text and as structured content; an error answer or a failed request is an error result', async () => {
     const error = { error: { code: 'record_not_found', message: 'There is no record CVE-1999-0001.' }, requestId: 'r' };
     const answers = [Response.json({ id: 'CVE-2024-6119' }), Response.json(error, { status: 404 })];
-    const { tool } = fakeBrowser({ respond: () => (answers.length > 0 ? Promise.resolve(answers.shift()!) : Promise.reject(new TypeError('offline'))) });
+    const { tool } = fakeBrowser({
+      respond: () => (answers.length > 0 ? Promise.resolve(answers.shift()!) : Promise.reject(new TypeError('offline'))),
+    });
     const found = await tool('getPublicCveRecord').execute({ recordId: 'CVE-2024-6119' });
     expect(found).toEqual({ content: [{ type: 'text', text: '{"id":"CVE-2024-6119"}' }], structuredContent: { id: 'CVE-2024-6119' } });
-    expect(await tool('getPublicCveRecord').execute({ recordId: 'CVE-1999-0001' })).toMatchObject({ isError: true, structuredContent: error });
+    expect(await tool('getPublicCveRecord').execute({ recordId: 'CVE-1999-0001' })).toMatchObject({
+      isError: true,
+      structuredContent: error,
+    });
     expect(await tool('getPublicCveRecord').execute({ recordId: 'CVE-1999-0001' })).toEqual({
       content: [{ type: 'text', text: 'The request failed: offline' }],
       isError: true,

@@ -14,7 +14,15 @@ beforeAll(async () => {
   fixture = await buildTestApp({
     catalog: {
       ...fixtureCatalog,
-      records: [...fixtureCatalog.records, { id: 'CVE-2020-0001', project: '<script>alert(1)</script>', status: 'public', url: 'https://www.cve.org/CVERecord?id=CVE-2020-0001' }],
+      records: [
+        ...fixtureCatalog.records,
+        {
+          id: 'CVE-2020-0001',
+          project: '<script>alert(1)</script>',
+          status: 'public',
+          url: 'https://www.cve.org/CVERecord?id=CVE-2020-0001',
+        },
+      ],
     },
   });
 });
@@ -24,7 +32,7 @@ afterAll(async () => {
 });
 
 const page = (server: FastifyInstance, url: string) => server.inject({ url, headers: { accept: 'text/html' } });
-const unescape = (text: string) => text.replaceAll('&amp;', '&');
+const decodeAmpersands = (text: string) => text.replaceAll('&amp;', '&');
 /** Record ids of the table rows, in order. */
 const rowIds = (body: string) => [...body.matchAll(/<th scope="row"><a href="\/records\/([^"]+)">/g)].map((m) => m[1]!);
 const nextHref = (body: string) => /<a href="([^"]+)" rel="next"/.exec(body)?.[1];
@@ -53,7 +61,7 @@ describe('the list at /', () => {
       }
       const next = nextHref(body);
       if (!next) break;
-      url = unescape(next);
+      url = decodeAmpersands(next);
       expect(url).toMatch(/^\/\?project=Linux&cursor=/);
     }
     expect(ids).toHaveLength(expected);
@@ -63,7 +71,9 @@ describe('the list at /', () => {
 
   it('filters by exact project and status, and shows the filters in the form', async () => {
     const { body } = await page(app, '/?project=OpenSSL&status=assigned-no-public-record');
-    const expected = (await loadDefaultCatalog()).records.filter((r) => r.project === 'OpenSSL' && r.status === 'assigned-no-public-record');
+    const expected = (await loadDefaultCatalog()).records.filter(
+      (r) => r.project === 'OpenSSL' && r.status === 'assigned-no-public-record',
+    );
     expect(rowIds(body).sort()).toEqual(expected.map((r) => r.id).sort());
     expect(body).toContain(`${expected.length} records · project OpenSSL · status Assigned, not yet public`);
     expect(body).toContain('name="project" value="OpenSSL"');
@@ -162,9 +172,7 @@ describe('record pages at /records/{id}', () => {
 });
 
 describe('defence in depth (issue 11, item 13)', () => {
-  const hostile = [
-    { id: 'CVE-2020-0002', project: 'evil\u202Eelif.exe\u200B', status: 'public' as const, url: 'javascript:alert(1)' },
-  ];
+  const hostile = [{ id: 'CVE-2020-0002', project: 'evil\u202Eelif.exe\u200B', status: 'public' as const, url: 'javascript:alert(1)' }];
   let served: FastifyInstance;
   beforeAll(async () => {
     // A snapshot built around validation (as a test can): the page must still never link script.
@@ -173,7 +181,7 @@ describe('defence in depth (issue 11, item 13)', () => {
   afterAll(() => served.close());
 
   it('never renders a record url that is not http(s) as a link', async () => {
-    for (const url of ['/records/CVE-2020-0002', '/?project=' + encodeURIComponent(hostile[0]!.project)]) {
+    for (const url of ['/records/CVE-2020-0002', `/?project=${encodeURIComponent(hostile[0]!.project)}`]) {
       const { body } = await page(served, url);
       expect(body).toContain('CVE-2020-0002');
       expect(body).not.toContain('href="javascript:');

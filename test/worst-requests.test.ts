@@ -1,9 +1,10 @@
 // Issue 11: no request any surface accepts may stall the service. Under a load of valid requests, the
 // worst request of each surface (the longest word, the largest body, the deepest JSON) is sent while a
 // health check polls; the health check must not wait 50 ms longer than it does without it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { Pool } from 'undici';
-import { startServer, type Running } from './support/cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Running, startServer } from './support/cli.js';
 
 let server: Running;
 let pool: Pool;
@@ -56,9 +57,22 @@ const WORST: Record<string, () => Promise<number>> = {
   'A2A: the deepest JSON': () => post('/a2a', a2aMessage('x', `,"metadata":{"a":${deep((MAX_BODY - 300) / 2)}}`)),
   'A2A: as many distinct words as fit': () => post('/a2a', a2aMessage(manyWords)),
   'MCP: the deepest JSON': () =>
-    post('/mcp', `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_cve_records","arguments":{"query":"x","a":${deep((MAX_BODY - 300) / 2)}}}}`, mcpHeaders),
+    post(
+      '/mcp',
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_cve_records","arguments":{"query":"x","a":${deep((MAX_BODY - 300) / 2)}}}}`,
+      mcpHeaders,
+    ),
   'MCP: the longest query of common words': () =>
-    post('/mcp', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_cve_records', arguments: { query: manyWords.slice(0, 512) } } }), mcpHeaders),
+    post(
+      '/mcp',
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'search_cve_records', arguments: { query: manyWords.slice(0, 512) } },
+      }),
+      mcpHeaders,
+    ),
   '/ask GET: the longest word': async () => {
     const response = await pool.request({ path: `/ask?query=${'l'.repeat(512)}`, method: 'GET' });
     await response.body.dump();
@@ -70,7 +84,8 @@ const WORST: Record<string, () => Promise<number>> = {
     return response.statusCode;
   },
   '/ask POST: the deepest JSON': () => post('/ask', `{"query":"x","prev":${deep((MAX_BODY - 100) / 2)}}`),
-  '/ask POST: the largest body': () => post('/ask', JSON.stringify({ query: 'l'.repeat(512), prev: 'p'.repeat(2048), site: 's'.repeat(200) })),
+  '/ask POST: the largest body': () =>
+    post('/ask', JSON.stringify({ query: 'l'.repeat(512), prev: 'p'.repeat(2048), site: 's'.repeat(200) })),
 };
 
 /** The slowest health check answered while `work` runs (polled as fast as answers come). */

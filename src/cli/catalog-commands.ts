@@ -29,7 +29,11 @@ export async function runValidate(args: string[]): Promise<number> {
   const problems = findCatalogProblems(data);
   for (const p of problems) process.stdout.write(`${file}: ${p.pointer}${p.id ? ` (${p.id})` : ''}: ${p.problem}\n`);
   const count = (data as { records?: unknown[] }).records?.length ?? 0;
-  process.stdout.write(problems.length === 0 ? `${file}: valid, ${count} records\n` : `${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n`);
+  process.stdout.write(
+    problems.length === 0
+      ? `${file}: valid, ${count} records\n`
+      : `${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n`,
+  );
   return problems.length === 0 ? 0 : 1;
 }
 
@@ -40,7 +44,12 @@ cve_catalog, and the trigger that notifies replicas). Safe to run again and from
 `;
 
 export async function runDb(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { 'database-url': { type: 'string' }, help: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: { 'database-url': { type: 'string' }, help: { type: 'boolean' } },
+  });
   if (values.help || positionals[0] !== 'migrate') {
     process.stdout.write(DB_HELP);
     return values.help ? 0 : 2;

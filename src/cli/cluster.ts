@@ -16,7 +16,9 @@ export function runPrimary(config: ServiceConfig): Promise<number> {
   const fork = (): Worker => cluster.fork(env);
 
   if (!config.redisUrl && config.rateLimit.max > 0) {
-    log(`${config.workers} workers without --redis-url: each worker limits on its own, so one address may get up to ${config.workers} times the limit`);
+    log(
+      `${config.workers} workers without --redis-url: each worker limits on its own, so one address may get up to ${config.workers} times the limit`,
+    );
   }
   for (let i = 0; i < config.workers; i++) fork();
   let listening = 0;

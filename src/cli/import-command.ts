@@ -3,12 +3,12 @@
 // and skipped, by reason. Every bad input is listed with its file.
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { writeCatalogFile } from '../import/catalog-writer.js';
+import { IdListError, parseIdList } from '../import/id-list.js';
+import { BAD_INPUT, type ImportResult, importRecords, SKIP_CATEGORIES } from '../import/importer.js';
+import { readInputs } from '../import/inputs.js';
 import { findCatalogProblems } from '../sources/catalog-validation.js';
 import { upsertCatalog } from '../sources/postgres/database.js';
-import { BAD_INPUT, SKIP_CATEGORIES, importRecords, type ImportResult } from '../import/importer.js';
-import { IdListError, parseIdList } from '../import/id-list.js';
-import { readInputs } from '../import/inputs.js';
-import { writeCatalogFile } from '../import/catalog-writer.js';
 import { databaseUrl, UsageError } from './serve-options.js';
 
 export const IMPORT_HELP = `Usage: cve-records import <path>... [options]
@@ -74,7 +74,9 @@ export async function runImport(args: string[], env: NodeJS.ProcessEnv): Promise
   const invalid = findCatalogProblems(result.catalog);
   if (invalid.length > 0) {
     // The mapping should make this impossible; refusing to write is better than a catalog the server refuses.
-    process.stderr.write(`cve-records import: the imported catalog is invalid, nothing written:\n${invalid.map((p) => `  ${p.pointer}: ${p.problem}`).join('\n')}\n`);
+    process.stderr.write(
+      `cve-records import: the imported catalog is invalid, nothing written:\n${invalid.map((p) => `  ${p.pointer}: ${p.problem}`).join('\n')}\n`,
+    );
     return 1;
   }
   const bad = result.problems.length;
@@ -111,7 +113,9 @@ function summary(result: ImportResult, written: string[]): string {
     `imported:  ${result.imported} published records`,
     `assigned:  ${result.assigned} cleared ids without a published record`,
     `skipped:   ${skippedTotal}`,
-    ...SKIP_CATEGORIES.filter((c) => result.skipped[c] > 0).map((c) => `  ${c.padEnd(18)} ${result.skipped[c]}${BAD_INPUT.has(c) ? ' (bad input, listed on stderr)' : ''}`),
+    ...SKIP_CATEGORIES.filter((c) => result.skipped[c] > 0).map(
+      (c) => `  ${c.padEnd(18)} ${result.skipped[c]}${BAD_INPUT.has(c) ? ' (bad input, listed on stderr)' : ''}`,
+    ),
     ...(result.warnings.length > 0 ? [`warnings:  ${result.warnings.length} fields left out (listed on stderr)`] : []),
     `catalog:   ${result.catalog.records.length} records (public ${statuses.public}, assigned-no-public-record ${statuses['assigned-no-public-record']}), lastVerified ${result.catalog.lastVerified}`,
     `written:   ${written.join(', ')}`,
@@ -157,6 +161,7 @@ async function idList(file: string, projectRequired: boolean): Promise<Map<strin
 
 function isoDate(name: string, text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(text))) throw new UsageError(`--${name}: expected a date YYYY-MM-DD, got "${text}"`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(text)))
+    throw new UsageError(`--${name}: expected a date YYYY-MM-DD, got "${text}"`);
   return text;
 }

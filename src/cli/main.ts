@@ -4,8 +4,8 @@ import { DatabaseError } from '../sources/postgres/database.js';
 import { runDb, runValidate } from './catalog-commands.js';
 import { isClusterWorker, runPrimary } from './cluster.js';
 import { runImport } from './import-command.js';
-import { parseServeOptions, serveHelp, UsageError } from './serve-options.js';
 import { serve, stopGracefully } from './serve.js';
+import { parseServeOptions, serveHelp, UsageError } from './serve-options.js';
 
 const USAGE = `Usage: cve-records <command> [options]
 

@@ -11,27 +11,67 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 const flags = {
   records: { env: 'CVE_RECORDS_FILE', help: 'catalog file to serve', default: 'data/cve-records.json (embedded)' },
-  'database-url': { env: 'CVE_RECORDS_DATABASE_URL', help: 'PostgreSQL holding the records (instead of --records); replicas follow its changes', default: 'none' },
-  'fallback-records': { env: 'CVE_RECORDS_FALLBACK_RECORDS', help: 'catalog file served when PostgreSQL is unreachable at start', default: 'none: such a start fails' },
+  'database-url': {
+    env: 'CVE_RECORDS_DATABASE_URL',
+    help: 'PostgreSQL holding the records (instead of --records); replicas follow its changes',
+    default: 'none',
+  },
+  'fallback-records': {
+    env: 'CVE_RECORDS_FALLBACK_RECORDS',
+    help: 'catalog file served when PostgreSQL is unreachable at start',
+    default: 'none: such a start fails',
+  },
   port: { env: 'CVE_RECORDS_PORT', help: 'TCP port', default: '8080' },
   host: { env: 'CVE_RECORDS_HOST', help: 'address to bind', default: '127.0.0.1' },
   'base-url': { env: 'CVE_RECORDS_BASE_URL', help: 'public origin used in absolute links', default: 'http://<host>:<port>' },
   'site-name': { env: 'CVE_RECORDS_SITE_NAME', help: 'site name in search results', default: 'public-cve-records' },
   'rate-limit-max': { env: 'CVE_RECORDS_RATE_LIMIT_MAX', help: 'requests per window per address', default: '120' },
   'rate-limit-window': { env: 'CVE_RECORDS_RATE_LIMIT_WINDOW', help: 'window length in seconds', default: '60' },
-  'trust-proxy': { env: 'CVE_RECORDS_TRUST_PROXY', help: 'proxies whose Forwarded/X-Forwarded-For is believed: addresses and CIDRs, comma-separated, or a hop count', default: 'none' },
-  'redis-url': { env: 'CVE_RECORDS_REDIS_URL', help: 'Redis that holds the rate-limit counters shared by processes and replicas', default: 'none: each process limits alone' },
+  'trust-proxy': {
+    env: 'CVE_RECORDS_TRUST_PROXY',
+    help: 'proxies whose Forwarded/X-Forwarded-For is believed: addresses and CIDRs, comma-separated, or a hop count',
+    default: 'none',
+  },
+  'redis-url': {
+    env: 'CVE_RECORDS_REDIS_URL',
+    help: 'Redis that holds the rate-limit counters shared by processes and replicas',
+    default: 'none: each process limits alone',
+  },
   workers: { env: 'CVE_RECORDS_WORKERS', help: 'processes serving the port', default: '1' },
-  compression: { env: 'CVE_RECORDS_COMPRESSION', help: 'on: gzip/brotli for bodies over 1 KiB (costs every response, see docs/PERFORMANCE.md); off: leave it to a proxy or CDN', default: 'off' },
+  compression: {
+    env: 'CVE_RECORDS_COMPRESSION',
+    help: 'on: gzip/brotli for bodies over 1 KiB (costs every response, see docs/PERFORMANCE.md); off: leave it to a proxy or CDN',
+    default: 'off',
+  },
   'cache-max-age': { env: 'CVE_RECORDS_CACHE_MAX_AGE', help: 'Cache-Control max-age of records and documents, in seconds', default: '300' },
-  'headers-timeout': { env: 'CVE_RECORDS_HEADERS_TIMEOUT', help: 'seconds a client has to send its request headers', default: String(DEFAULT_TIMEOUTS.headersMs / 1000) },
-  'keep-alive-timeout': { env: 'CVE_RECORDS_KEEP_ALIVE_TIMEOUT', help: 'seconds an idle keep-alive connection stays open', default: String(DEFAULT_TIMEOUTS.keepAliveMs / 1000) },
-  'shutdown-timeout': { env: 'CVE_RECORDS_SHUTDOWN_TIMEOUT', help: 'seconds a stop waits for requests in flight', default: String(DEFAULT_TIMEOUTS.shutdownMs / 1000) },
-  'cursor-secret': { env: 'CVE_RECORDS_CURSOR_SECRET', help: 'key that signs cursors; share it between replicas', default: 'random per start' },
+  'headers-timeout': {
+    env: 'CVE_RECORDS_HEADERS_TIMEOUT',
+    help: 'seconds a client has to send its request headers',
+    default: String(DEFAULT_TIMEOUTS.headersMs / 1000),
+  },
+  'keep-alive-timeout': {
+    env: 'CVE_RECORDS_KEEP_ALIVE_TIMEOUT',
+    help: 'seconds an idle keep-alive connection stays open',
+    default: String(DEFAULT_TIMEOUTS.keepAliveMs / 1000),
+  },
+  'shutdown-timeout': {
+    env: 'CVE_RECORDS_SHUTDOWN_TIMEOUT',
+    help: 'seconds a stop waits for requests in flight',
+    default: String(DEFAULT_TIMEOUTS.shutdownMs / 1000),
+  },
+  'cursor-secret': {
+    env: 'CVE_RECORDS_CURSOR_SECRET',
+    help: 'key that signs cursors; share it between replicas',
+    default: 'random per start',
+  },
   'v1-deprecation': { env: 'CVE_RECORDS_V1_DEPRECATION', help: 'date v1 was deprecated (ISO 8601); sends Deprecation', default: 'none' },
   'v1-sunset': { env: 'CVE_RECORDS_V1_SUNSET', help: 'date v1 shuts down (ISO 8601); sends Sunset', default: 'none' },
   'v1-successor': { env: 'CVE_RECORDS_V1_SUCCESSOR', help: 'URL of the successor version', default: 'none' },
-  'mcp-allowed-origins': { env: 'CVE_RECORDS_MCP_ALLOWED_ORIGINS', help: 'host names whose pages may call /mcp from a browser, comma-separated (on loopback, loopback names are always allowed)', default: 'none' },
+  'mcp-allowed-origins': {
+    env: 'CVE_RECORDS_MCP_ALLOWED_ORIGINS',
+    help: 'host names whose pages may call /mcp from a browser, comma-separated (on loopback, loopback names are always allowed)',
+    default: 'none',
+  },
   'log-level': { env: 'CVE_RECORDS_LOG_LEVEL', help: LOG_LEVELS.join(', '), default: 'info' },
 } as const;
 
@@ -57,7 +97,8 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): Servi
     allowPositionals: false,
   });
   if (values.help) return 'help';
-  const get = (name: Flag): string | undefined => ((values as Record<string, unknown>)[name] as string | undefined) ?? nonEmpty(env[flags[name].env]);
+  const get = (name: Flag): string | undefined =>
+    ((values as Record<string, unknown>)[name] as string | undefined) ?? nonEmpty(env[flags[name].env]);
 
   const host = get('host') ?? '127.0.0.1';
   const port = integer('port', get('port') ?? '8080', 0, 65535);
@@ -114,12 +155,14 @@ function trustProxy(text: string): ServiceConfig['trustProxy'] {
 }
 
 export function databaseUrl(text: string | undefined): string | undefined {
-  if (text !== undefined && !/^postgres(ql)?:\/\//.test(text)) throw new UsageError(`--database-url: expected postgres://..., got "${text}"`);
+  if (text !== undefined && !/^postgres(ql)?:\/\//.test(text))
+    throw new UsageError(`--database-url: expected postgres://..., got "${text}"`);
   return text;
 }
 
 function redisUrl(text: string | undefined): string | undefined {
-  if (text !== undefined && !/^rediss?:\/\//.test(text)) throw new UsageError(`--redis-url: expected redis://host:port or rediss://..., got "${text}"`);
+  if (text !== undefined && !/^rediss?:\/\//.test(text))
+    throw new UsageError(`--redis-url: expected redis://host:port or rediss://..., got "${text}"`);
   return text;
 }
 
@@ -138,7 +181,8 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 function integer(name: string, text: string, min: number, max: number): number {
   const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) throw new UsageError(`--${name}: expected an integer from ${min} to ${max}, got "${text}"`);
+  if (!/^\d+$/.test(text) || value < min || value > max)
+    throw new UsageError(`--${name}: expected an integer from ${min} to ${max}, got "${text}"`);
   return value;
 }
 

@@ -3,11 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { ServiceConfig } from '../config.js';
 import { createCursorCodec } from '../core/cursor.js';
+import { prepareSearchIndex } from '../core/search/search-index.js';
 import type { Snapshot } from '../core/snapshot.js';
 import { SnapshotStore } from '../core/snapshot-store.js';
-import { prepareSearchIndex } from '../core/search/search-index.js';
 import { buildServer } from '../http/server.js';
-import { keepCurrent, loadSnapshot, type CatalogSource } from '../sources/catalog-source.js';
+import { type CatalogSource, keepCurrent, loadSnapshot } from '../sources/catalog-source.js';
 import { fileSource } from '../sources/file-source.js';
 import { DatabaseError } from '../sources/postgres/database.js';
 import { postgresSource } from '../sources/postgres/postgres-source.js';
@@ -58,7 +58,10 @@ async function initialSnapshot(config: ServiceConfig, source: CatalogSource, log
     return await loadSnapshot(source);
   } catch (error) {
     if (!(error instanceof DatabaseError) || !config.fallbackRecordsFile) throw error;
-    log.warn({ err: { message: error.message }, fallback: config.fallbackRecordsFile }, 'PostgreSQL unreachable at start: serving the fallback catalog until it is back');
+    log.warn(
+      { err: { message: error.message }, fallback: config.fallbackRecordsFile },
+      'PostgreSQL unreachable at start: serving the fallback catalog until it is back',
+    );
     return loadSnapshot(fileSource(config.fallbackRecordsFile));
   }
 }

@@ -15,7 +15,7 @@ export type NlwebResult = Static<typeof NlwebResult>;
 
 export const NlwebResponse = Type.Object(
   {
-    query_id: Type.String({ description: 'The caller\'s `query_id`, or one generated for this answer.' }),
+    query_id: Type.String({ description: "The caller's `query_id`, or one generated for this answer." }),
     results: Type.Array(NlwebResult),
     query: Type.Optional(Type.String({ description: 'The query that was searched (the default phrase when none was given).' })),
     understood: Type.Optional(

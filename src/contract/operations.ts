@@ -1,25 +1,10 @@
 // The seven operations of the spec, described once. Routes are registered from this table and the
 // OpenAPI document is generated from it, so the served contract and the running server cannot drift.
 import type { TSchema } from 'typebox';
-import {
-  AskCompleteEvent,
-  AskErrorEvent,
-  AskPostBody,
-  AskQuery,
-  AskResultEvent,
-  AskStartEvent,
-  BatchHeaders,
-  BatchRequest,
-  BatchResponse,
-  Capabilities,
-  CveRecord,
-  CveRecordPage,
-  Health,
-  ListQuery,
-  NlwebResponse,
-  RecordIdParams,
-  Sandbox,
-} from './index.js';
+import { AskCompleteEvent, AskErrorEvent, AskResultEvent, AskStartEvent, NlwebResponse } from './nlweb.js';
+import { AskPostBody, AskQuery, BatchHeaders, ListQuery, RecordIdParams } from './parameters.js';
+import { BatchRequest, BatchResponse, CveRecord, CveRecordPage } from './records.js';
+import { Capabilities, Health, Sandbox } from './service.js';
 
 export const API_PREFIX = '/api/v1';
 

@@ -75,10 +75,15 @@ export const AskQuery = Type.Object(
         minLength: 1,
         maxLength: 128,
         pattern: '^[A-Za-z0-9._:-]+$',
-        description: 'NLWeb: the caller\'s id for this query, echoed in the answer; generated when absent.',
+        description: "NLWeb: the caller's id for this query, echoed in the answer; generated when absent.",
       }),
     ),
-    site: Type.Optional(Type.String({ maxLength: 200, description: 'NLWeb: the site to search. This service is one site; the value is accepted and not used.' })),
+    site: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: 'NLWeb: the site to search. This service is one site; the value is accepted and not used.',
+      }),
+    ),
     prev: Type.Optional(
       Type.String({ maxLength: 2048, description: 'NLWeb: earlier queries of the conversation, comma-separated. Accepted and not used.' }),
     ),
@@ -111,7 +116,10 @@ export const AskStructuredBody = Type.Object(
       ),
     ),
     meta: Type.Optional(
-      Type.Object({ query_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' })) }, { additionalProperties: true }),
+      Type.Object(
+        { query_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' })) },
+        { additionalProperties: true },
+      ),
     ),
   },
   { additionalProperties: false, description: 'NLWeb structured request.' },

@@ -4,10 +4,13 @@ import Type, { type Static } from 'typebox';
 const Links = Type.Record(Type.String(), Type.String({ format: 'uri' }), {
   description: 'Absolute links to the documents and endpoints of the service.',
 });
-const Boundaries = Type.Object({}, {
-  additionalProperties: true,
-  description: 'The boundary between public records and assessment execution.',
-});
+const Boundaries = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description: 'The boundary between public records and assessment execution.',
+  },
+);
 
 export const Health = Type.Object(
   {

@@ -1,6 +1,6 @@
-import { PAGE_LIMIT, type CveRecord, type CveRecordPage, type RecordStatus } from '../contract/index.js';
-import { compareListingOrder } from './cve-id.js';
+import { type CveRecord, type CveRecordPage, PAGE_LIMIT, type RecordStatus } from '../contract/index.js';
 import type { CursorCodec } from './cursor.js';
+import { compareListingOrder } from './cve-id.js';
 import type { Snapshot } from './snapshot.js';
 
 export const PAGE_SCHEMA_VERSION = '1.0';

@@ -1,14 +1,15 @@
 // Health, capabilities and sandbox: what the service says about itself, the same on every surface.
+
+import type { ServiceConfig } from '../config.js';
 import {
   BATCH_MAX_IDS,
-  MAX_QUERY_LENGTH,
-  PAGE_LIMIT,
-  operations,
   type Capabilities,
   type Health,
+  MAX_QUERY_LENGTH,
+  operations,
+  PAGE_LIMIT,
   type Sandbox,
 } from '../contract/index.js';
-import type { ServiceConfig } from '../config.js';
 import { SERVICE_NAME, SERVICE_VERSION } from '../version.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -18,8 +19,7 @@ export const BOUNDARIES = {
   interactsWithTargets: false,
   readsPrivateWorkspaces: false,
   spendsCredits: false,
-  assessmentExecution:
-    'Assessments run in a separate local runtime, outside this interface; nothing here can start or reach one.',
+  assessmentExecution: 'Assessments run in a separate local runtime, outside this interface; nothing here can start or reach one.',
   authorization: 'Public access to records is not authorization for security testing.',
   consoleSessions: 'Browser sessions under /console are separate and must not be sent to the public API.',
 } as const;

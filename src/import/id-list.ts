@@ -15,9 +15,16 @@ export function parseIdList(text: string, file: string, options: { projectRequir
     if (content === '') return;
     const tab = content.search(/\t/);
     const id = (tab === -1 ? content : content.slice(0, tab)).trim();
-    const project = tab === -1 ? undefined : content.slice(tab + 1).replace(/\s+/g, ' ').trim() || undefined;
+    const project =
+      tab === -1
+        ? undefined
+        : content
+            .slice(tab + 1)
+            .replace(/\s+/g, ' ')
+            .trim() || undefined;
     if (!CVE_ID_REGEX.test(id)) problems.push(`${file}:${line}: ${JSON.stringify(id)} is not a CVE id`);
-    else if (options.projectRequired && project === undefined) problems.push(`${file}:${line}: ${id} has no project (expected "<id><TAB><project>")`);
+    else if (options.projectRequired && project === undefined)
+      problems.push(`${file}:${line}: ${id} has no project (expected "<id><TAB><project>")`);
     else if (lines.has(id)) problems.push(`${file}:${line}: ${id} is already listed on line ${lines.get(id)}`);
     else {
       lines.set(id, line);

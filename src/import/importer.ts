@@ -2,7 +2,7 @@
 // input named with its file. Never throws on bad data; the caller decides what a skip means (--strict).
 import type { CatalogFile, CatalogRecord } from '../contract/index.js';
 import { compareListingOrder } from '../core/cve-id.js';
-import { mapCveRecord, type MapWarning } from './cve-json5.js';
+import { type MapWarning, mapCveRecord } from './cve-json5.js';
 import type { InputEntry } from './inputs.js';
 
 export const SKIP_CATEGORIES = [
@@ -126,7 +126,11 @@ export async function importRecords(entries: AsyncIterable<InputEntry>, options:
     if (seen.has(id)) continue;
     const project = options.overrides?.get(id) ?? listedProject;
     if (project === undefined) {
-      skip('no-project-name', id, `${id} is cleared but has no published record, and neither the ids file nor the override map names its project`);
+      skip(
+        'no-project-name',
+        id,
+        `${id} is cleared but has no published record, and neither the ids file nor the override map names its project`,
+      );
       continue;
     }
     byId.set(id, { id, project, status: 'assigned-no-public-record', url: null });

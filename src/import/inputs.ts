@@ -5,8 +5,9 @@
 // and lead somewhere not yet visited (so a link loop ends), and only regular files are read (a FIFO
 // named `*.json` would block the import forever). Text must be valid UTF-8; nothing of a file that
 // fails is echoed back, since a link may point at a file that was never meant to be read.
+import type { Stats } from 'node:fs';
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { join, relative, isAbsolute } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { MAX_ENTRY_BYTES, readZipJsonEntries, type ZipJsonEntry } from './zip-entries.js';
 
 /** An entry, or a whole input that could not be read (a truncated archive, a missing path). */
@@ -17,7 +18,7 @@ export async function* readInputs(paths: readonly string[]): AsyncGenerator<Inpu
 }
 
 async function* readInput(path: string): AsyncGenerator<InputEntry, void, undefined> {
-  let info;
+  let info: Stats;
   try {
     info = await stat(path);
   } catch (err) {
@@ -59,7 +60,10 @@ async function* readTree(dir: string, root: string, visited: Set<string>): Async
     const path = join(dir, name);
     const lower = name.toLowerCase();
     const wanted = lower.endsWith('.json') || lower.endsWith('.zip');
-    const link = await lstat(path).then((info) => info.isSymbolicLink(), () => false);
+    const link = await lstat(path).then(
+      (info) => info.isSymbolicLink(),
+      () => false,
+    );
     let target = path;
     if (link) {
       const real = await realpath(path).catch(() => undefined);
@@ -76,7 +80,6 @@ async function* readTree(dir: string, root: string, visited: Set<string>): Async
       visited.add(real);
       yield* readTree(path, root, visited);
     } else if (!wanted) {
-      continue;
     } else if (!info?.isFile()) {
       yield { name: path, error: 'not a regular file: not read' };
     } else if (info.size > MAX_ENTRY_BYTES) {

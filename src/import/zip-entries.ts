@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { crc32 } from 'node:zlib';
-import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
+import yauzl from 'yauzl';
 
 export type ZipJsonEntry = { name: string; text: string } | { name: string; error: string };
 
@@ -70,10 +70,7 @@ export function unsafeEntryName(name: string): string | null {
  * corrupt data, invalid UTF-8, too large). Errors of the archive itself (not a zip, truncated central
  * directory) reject the iteration.
  */
-export async function* readZipJsonEntries(
-  zipPath: string,
-  options: ReadZipOptions = {},
-): AsyncGenerator<ZipJsonEntry, void, undefined> {
+export async function* readZipJsonEntries(zipPath: string, options: ReadZipOptions = {}): AsyncGenerator<ZipJsonEntry, void, undefined> {
   const archiveBytes = (await stat(zipPath)).size;
   const total = options.maxTotalBytes ?? inflationBudget(archiveBytes);
   yield* readEntries(zipPath, options, { left: total, total, archiveBytes });
@@ -125,12 +122,7 @@ async function* readEntries(zipPath: string, options: ReadZipOptions, budget: Bu
       const entry = next.entry;
       let name: string;
       try {
-        name = yauzl.getFileNameLowLevel(
-          entry.generalPurposeBitFlag,
-          entry.fileNameRaw,
-          entry.extraFields,
-          false,
-        );
+        name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, false);
       } catch (err) {
         yield { name: entry.fileNameRaw.toString('latin1'), error: `cannot decode entry name: ${errorMessage(err)}` };
         continue;
@@ -179,7 +171,13 @@ async function* readEntries(zipPath: string, options: ReadZipOptions, budget: Bu
 }
 
 /** Copies a zip entry that is itself a zip to a temporary file and yields its entries as `outer!/inner`. */
-async function* readNestedZip(zip: ZipFile, entry: Entry, name: string, options: ReadZipOptions, budget: Budget): AsyncGenerator<ZipJsonEntry, void, undefined> {
+async function* readNestedZip(
+  zip: ZipFile,
+  entry: Entry,
+  name: string,
+  options: ReadZipOptions,
+  budget: Budget,
+): AsyncGenerator<ZipJsonEntry, void, undefined> {
   const depth = options.maxNesting ?? 2;
   if (depth <= 0) {
     yield { name, error: 'zip nested deeper than the nesting limit' };

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { CatalogFile } from '../contract/index.js';
-import { findCatalogProblems, type CatalogProblem } from './catalog-validation.js';
+import { type CatalogProblem, findCatalogProblems } from './catalog-validation.js';
 
 /** A catalog that cannot be served; the message names the file and every problem's location. */
 export class CatalogError extends Error {

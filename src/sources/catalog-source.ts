@@ -56,7 +56,14 @@ export function keepCurrent(
       await prepare(next);
       store.replace(next);
       log.info(
-        { source: source.name, reason, records: next.size, datasetVersion: next.version, previousVersion: previous.version, ms: Date.now() - started },
+        {
+          source: source.name,
+          reason,
+          records: next.size,
+          datasetVersion: next.version,
+          previousVersion: previous.version,
+          ms: Date.now() - started,
+        },
         `catalog reloaded: ${next.size} records, version ${next.version}`,
       );
     } catch (error) {

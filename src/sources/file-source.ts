@@ -1,6 +1,6 @@
 // The catalog file as a source. Its directory is watched rather than the file, because editors and
 // deploy tools replace a file by renaming a new one over it, which ends a watch on the old inode.
-import { watch, type FSWatcher } from 'node:fs';
+import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { CatalogFile } from '../contract/index.js';
 import { readCatalogFile } from './catalog-file.js';

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { DEFAULT_RECORDS_FILE } from '../../src/cli/serve-options.js';
 import { DEFAULT_TIMEOUTS, type ServiceConfig } from '../../src/config.js';
 import type { CatalogFile, CatalogRecord } from '../../src/contract/index.js';
 import { createCursorCodec } from '../../src/core/cursor.js';
 import { createSnapshot } from '../../src/core/snapshot.js';
 import { SnapshotStore } from '../../src/core/snapshot-store.js';
-import { buildServer } from '../../src/http/server.js';
 import type { RateStore } from '../../src/http/edge/rate-limit/gcra.js';
-import { DEFAULT_RECORDS_FILE } from '../../src/cli/serve-options.js';
+import { buildServer } from '../../src/http/server.js';
 import { readCatalogFile } from '../../src/sources/catalog-file.js';
 
 export const TEST_BASE_URL = 'http://cve.test';
@@ -33,7 +33,12 @@ export function testConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfi
   };
 }
 
-const record = (id: string, project: string, status: CatalogRecord['status'] = 'public', extra: Partial<CatalogRecord> = {}): CatalogRecord => ({
+const record = (
+  id: string,
+  project: string,
+  status: CatalogRecord['status'] = 'public',
+  extra: Partial<CatalogRecord> = {},
+): CatalogRecord => ({
   id,
   project,
   status,

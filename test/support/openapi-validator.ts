@@ -41,7 +41,7 @@ export class OpenApiValidator {
   check(path: string, method: string, response: ResponseLike, contentType = 'application/json'): void {
     const op = this.operation(path, method);
     expect(op, `${method} ${path} is in the document`).toBeDefined();
-    let pointer = `#/paths/${escape(path)}/${method.toLowerCase()}/responses/${response.statusCode}`;
+    let pointer = `#/paths/${pointerSegment(path)}/${method.toLowerCase()}/responses/${response.statusCode}`;
     let entry = op!.responses[response.statusCode];
     expect(entry, `${method} ${path}: status ${response.statusCode} is documented`).toBeDefined();
     if (entry.$ref) {
@@ -55,7 +55,7 @@ export class OpenApiValidator {
     }
     expect(String(response.headers['content-type'])).toContain(contentType);
     expect(entry.content?.[contentType], `${contentType} is documented`).toBeDefined();
-    const validate = this.#ajv.getSchema(`openapi${pointer}/content/${escape(contentType)}/schema`)!;
+    const validate = this.#ajv.getSchema(`openapi${pointer}/content/${pointerSegment(contentType)}/schema`)!;
     const body = JSON.parse(response.body);
     const ok = validate(body);
     expect(ok, `${method} ${path} ${response.statusCode}: ${JSON.stringify(validate.errors)}\n${response.body.slice(0, 500)}`).toBe(true);
@@ -67,6 +67,6 @@ export class OpenApiValidator {
   }
 }
 
-function escape(segment: string): string {
+function pointerSegment(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }

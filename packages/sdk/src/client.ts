@@ -1,8 +1,9 @@
 // The client: one method per operation of the contract, plus the walks a caller would otherwise write
 // by hand (every page of a list, batches of any size, the events of a streamed search).
-import { BATCH_MAX_IDS, PAGE_LIMIT_MAX, SEARCH_EVENT_NAMES } from './generated/contract.js';
+
 import { readServerSentEvents } from './event-stream.js';
-import { Transport, type ClientOptions, type RequestOptions } from './transport.js';
+import { BATCH_MAX_IDS, PAGE_LIMIT_MAX, SEARCH_EVENT_NAMES } from './generated/contract.js';
+import { type ClientOptions, type RequestOptions, Transport } from './transport.js';
 import type {
   BatchResponse,
   Capabilities,

@@ -1,5 +1,7 @@
 export { CveRecordsClient, type RecordsApi } from './client.js';
-export { CveRecordsError, type ClientErrorCode, type CveRecordsErrorInit } from './errors.js';
+export { type ClientErrorCode, CveRecordsError, type CveRecordsErrorInit } from './errors.js';
+export type { components, operations, paths } from './generated/contract.js';
+export { BATCH_MAX_IDS, PAGE_LIMIT_MAX } from './generated/contract.js';
 export type { ClientOptions, RequestOptions } from './transport.js';
 export type {
   BatchResponse,
@@ -18,5 +20,3 @@ export type {
   SearchEvent,
   SearchParams,
 } from './types.js';
-export { BATCH_MAX_IDS, PAGE_LIMIT_MAX } from './generated/contract.js';
-export type { components, operations, paths } from './generated/contract.js';

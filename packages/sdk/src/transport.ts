@@ -1,6 +1,6 @@
 // The one place the SDK speaks HTTP: it builds URLs from the contract's paths, times each answer out,
 // follows the caller's AbortSignal, maps error answers to CveRecordsError and waits out 429s.
-import { CveRecordsError, type ClientErrorCode } from './errors.js';
+import { type ClientErrorCode, CveRecordsError } from './errors.js';
 import type { paths } from './generated/contract.js';
 import type { ErrorResponse } from './types.js';
 
@@ -166,7 +166,10 @@ export class Deadline {
     if (error instanceof CveRecordsError) return error;
     const url = `${this.#url.origin}${this.#url.pathname}`;
     if (this.#timedOut) {
-      return new CveRecordsError({ status: 0, code: 'timeout', message: `No answer from ${url} within ${this.#timeoutMs} ms.` }, { cause: error });
+      return new CveRecordsError(
+        { status: 0, code: 'timeout', message: `No answer from ${url} within ${this.#timeoutMs} ms.` },
+        { cause: error },
+      );
     }
     const reason = error instanceof Error ? error.message : String(error);
     const what = code === 'network_error' ? 'Could not reach' : 'Could not read the answer of';
@@ -182,7 +185,14 @@ async function errorOf(response: Response): Promise<CveRecordsError> {
   const headerId = response.headers.get('x-request-id') ?? undefined;
   if (isErrorResponse(body)) {
     const { code, message, details } = body.error;
-    return new CveRecordsError({ status: response.status, code, message, details, requestId: body.requestId ?? headerId, retryAfterSeconds });
+    return new CveRecordsError({
+      status: response.status,
+      code,
+      message,
+      details,
+      requestId: body.requestId ?? headerId,
+      retryAfterSeconds,
+    });
   }
   return new CveRecordsError({
     status: response.status,

@@ -26,7 +26,7 @@ export function findNamedProjects(index: SearchIndex, terms: readonly QueryTerm[
       if (exact.length > 0) found.push({ kind: 'exact', terms: positions, projects: exact });
       const aliasOnly = [...new Set(viaAlias)].filter((project) => !exact.includes(project)).sort();
       if (aliasOnly.length > 0) found.push({ kind: 'alias', terms: positions, projects: aliasOnly });
-      if (exact.length > 0 || aliasOnly.length > 0) positions.forEach((position) => covered.add(position));
+      if (exact.length > 0 || aliasOnly.length > 0) for (const position of positions) covered.add(position);
     }
   }
   // A word the records never use may still be the start of a project name, or a typo of one.

@@ -26,7 +26,8 @@ const MAX_APPROXIMATE = 10;
 /** Shorter prefixes ("lib", "wp-") begin too many names to mean one. */
 const MIN_PREFIX = 4;
 
-const REPOSITORY_URL = /^(?:https?:\/\/)?(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org)\/[^/\s]+\/([^/\s]+?)(?:\.git)?(?:\/v\d+)?\/?$/i;
+const REPOSITORY_URL =
+  /^(?:https?:\/\/)?(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org)\/[^/\s]+\/([^/\s]+?)(?:\.git)?(?:\/v\d+)?\/?$/i;
 // Lower case on purpose: "FAST/TOOLS" or "P1/P2" are product names with a slash, not owner/repository.
 const OWNER_REPOSITORY = /^[a-z0-9][a-z0-9._-]*\/([a-z0-9][a-z0-9._-]*)$/;
 
@@ -68,9 +69,18 @@ export function buildProjectIndex(names: Iterable<string>): ProjectIndex {
     },
     approximate(word) {
       const longer = compact.startingWith(word, MIN_PREFIX);
-      if (longer.length > 0) return specific('prefix', longer.map(([, set]) => set));
+      if (longer.length > 0)
+        return specific(
+          'prefix',
+          longer.map(([, set]) => set),
+        );
       const near = compact.nearest(word);
-      return near.length > 0 ? specific('typo', near.map(([, set]) => set)) : undefined;
+      return near.length > 0
+        ? specific(
+            'typo',
+            near.map(([, set]) => set),
+          )
+        : undefined;
     },
   };
 }

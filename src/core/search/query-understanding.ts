@@ -57,8 +57,18 @@ const ASSIGNED_WORDS = new Set(['assigned', 'reserved', 'unpublished', 'undisclo
 const NEGATIONS = new Set(['not', 'no', 'non']);
 
 // Year bound words, as the offset from the year named: "after 2021" starts at 2022.
-const LOWER_BOUNDS = new Map([['from', 0], ['since', 0], ['after', 1]]);
-const UPPER_BOUNDS = new Map([['before', -1], ['until', 0], ['till', 0], ['through', 0], ['to', 0]]);
+const LOWER_BOUNDS = new Map([
+  ['from', 0],
+  ['since', 0],
+  ['after', 1],
+]);
+const UPPER_BOUNDS = new Map([
+  ['before', -1],
+  ['until', 0],
+  ['till', 0],
+  ['through', 0],
+  ['to', 0],
+]);
 const SINGLE_YEAR = new Set(['in', 'during']);
 const RANGE_JOINERS = new Set(['to', 'until', 'till', 'through']);
 
@@ -72,13 +82,16 @@ export function understandQuery(text: string): QueryUnderstanding {
   const cut = query.length < text.length;
   const ids: string[] = [];
   let idOverflow = false;
-  const rest = query.normalize('NFKC').replace(DASHES, '-').replace(ID_SPELLING, (_match, ...groups: unknown[]) => {
-    const [year, seq] = (groups[0] === undefined ? [groups[2], groups[3]] : [groups[0], groups[1]]) as [string, string];
-    const id = `CVE-${year}-${seq}`;
-    if (ids.length >= MAX_IDS) idOverflow = true;
-    else if (!ids.includes(id)) ids.push(id);
-    return ' ';
-  });
+  const rest = query
+    .normalize('NFKC')
+    .replace(DASHES, '-')
+    .replace(ID_SPELLING, (_match, ...groups: unknown[]) => {
+      const [year, seq] = (groups[0] === undefined ? [groups[2], groups[3]] : [groups[0], groups[1]]) as [string, string];
+      const id = `CVE-${year}-${seq}`;
+      if (ids.length >= MAX_IDS) idOverflow = true;
+      else if (!ids.includes(id)) ids.push(id);
+      return ' ';
+    });
 
   const tokens = words(rest);
   const statuses: RecordStatus[] = [];

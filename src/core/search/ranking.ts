@@ -4,8 +4,8 @@
 import { describeNamedProjects, findNamedProjects, type NamingKind } from './named-projects.js';
 import type { QueryTerm } from './query-understanding.js';
 import type { SearchIndex } from './search-index.js';
-import { PostingsCursor, type Postings } from './text-index.js';
-import { TopHits, type RankedPosition } from './top-hits.js';
+import { type Postings, PostingsCursor } from './text-index.js';
+import { type RankedPosition, TopHits } from './top-hits.js';
 import type { WordMatch, WordMatchKind } from './vocabulary.js';
 
 export interface Ranking {
@@ -176,7 +176,12 @@ function matchTerm(plan: TermPlan, position: number): { score: number; quality: 
  * Evaluates accepted records against every term of `which`. Raw relevance sums the terms; quality is
  * the weakest term's, so one guessed word lowers the whole record.
  */
-function evaluate(plans: readonly TermPlan[], which: readonly number[], positions: Positions, accept: (position: number) => boolean): Evaluated {
+function evaluate(
+  plans: readonly TermPlan[],
+  which: readonly number[],
+  positions: Positions,
+  accept: (position: number) => boolean,
+): Evaluated {
   const raw = new Float64Array(positions.length);
   const quality = new Float64Array(positions.length);
   let best = 0;

@@ -4,7 +4,7 @@
 // collected with its snapshot.
 import type { RecordEntry, Snapshot } from '../snapshot.js';
 import { buildProjectIndex, type ProjectIndex } from './project-index.js';
-import { textIndexSteps, type Postings } from './text-index.js';
+import { type Postings, textIndexSteps } from './text-index.js';
 import { Vocabulary } from './vocabulary.js';
 
 export interface SearchIndex {

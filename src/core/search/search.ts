@@ -1,7 +1,7 @@
 // Record search: identifiers, project names, status and year words, and ranked free text, with the
 // reading of the query returned beside the hits so a caller can show why each record is there.
 import type { RecordEntry, Snapshot } from '../snapshot.js';
-import { understandQuery, yearMatches, type QueryUnderstanding } from './query-understanding.js';
+import { type QueryUnderstanding, understandQuery, yearMatches } from './query-understanding.js';
 import { rankByWords } from './ranking.js';
 import { prepareSearchIndex, searchIndexOf } from './search-index.js';
 

@@ -34,7 +34,10 @@ export class WordTree<T> {
     for (const [word, value] of entries) {
       const first = word.charAt(0);
       let tree = this.trees.get(first);
-      if (!tree) this.trees.set(first, (tree = new SearchableMap<T>()));
+      if (!tree) {
+        tree = new SearchableMap<T>();
+        this.trees.set(first, tree);
+      }
       tree.set(word, value);
     }
   }

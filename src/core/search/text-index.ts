@@ -62,7 +62,10 @@ export function* textIndexSteps(records: readonly IndexedText[]): Generator<void
       fieldLengths[f]![position] = length;
       for (const [word, count] of perRecord) {
         let list = occurrences.get(word);
-        if (!list) occurrences.set(word, (list = { positions: [], fields: [], counts: [] }));
+        if (!list) {
+          list = { positions: [], fields: [], counts: [] };
+          occurrences.set(word, list);
+        }
         list.positions.push(position);
         list.fields.push(f);
         list.counts.push(count);

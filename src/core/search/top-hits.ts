@@ -25,7 +25,8 @@ export class TopHits {
     const { hits } = this;
     const score = roundScore(rawScore);
     const worst = hits[hits.length - 1];
-    if (hits.length >= this.limit && (this.limit <= 0 || score < worst!.score || (score === worst!.score && position > worst!.position))) return;
+    if (hits.length >= this.limit && (this.limit <= 0 || score < worst!.score || (score === worst!.score && position > worst!.position)))
+      return;
     const hit = { position, score };
     const existing = hits.findIndex((kept) => kept.position === position);
     if (existing >= 0) {

@@ -5,7 +5,10 @@ const NOT_A_WORD_CHARACTER = /[^\p{L}\p{N}]+/u;
 
 /** Lower-cased runs of letters and digits: `Node.js` gives `node`, `js`; `use-after-free` gives three words. */
 export function words(text: string): string[] {
-  return text.toLowerCase().split(NOT_A_WORD_CHARACTER).filter((word) => word.length > 0);
+  return text
+    .toLowerCase()
+    .split(NOT_A_WORD_CHARACTER)
+    .filter((word) => word.length > 0);
 }
 
 /**
@@ -15,8 +18,57 @@ export function words(text: string): string[] {
  * are read before this list applies, so `in` and `not` still work there.
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set([
-  'a', 'about', 'all', 'an', 'and', 'any', 'are', 'bug', 'bugs', 'by', 'cve', 'cves', 'did', 'do', 'does',
-  'find', 'for', 'from', 'get', 'give', 'has', 'have', 'how', 'in', 'is', 'issue', 'issues', 'list', 'me',
-  'no', 'not', 'of', 'on', 'or', 'please', 'record', 'records', 'search', 'show', 'since', 'that', 'the', 'there',
-  'to', 'until', 'vuln', 'vulnerabilities', 'vulnerability', 'vulns', 'what', 'which', 'with', 'yet',
+  'a',
+  'about',
+  'all',
+  'an',
+  'and',
+  'any',
+  'are',
+  'bug',
+  'bugs',
+  'by',
+  'cve',
+  'cves',
+  'did',
+  'do',
+  'does',
+  'find',
+  'for',
+  'from',
+  'get',
+  'give',
+  'has',
+  'have',
+  'how',
+  'in',
+  'is',
+  'issue',
+  'issues',
+  'list',
+  'me',
+  'no',
+  'not',
+  'of',
+  'on',
+  'or',
+  'please',
+  'record',
+  'records',
+  'search',
+  'show',
+  'since',
+  'that',
+  'the',
+  'there',
+  'to',
+  'until',
+  'vuln',
+  'vulnerabilities',
+  'vulnerability',
+  'vulns',
+  'what',
+  'which',
+  'with',
+  'yet',
 ]);

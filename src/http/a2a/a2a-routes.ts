@@ -19,7 +19,9 @@ export async function registerA2aRoutes(app: FastifyInstance, ctx: ServiceContex
   // One card for every reader, rendered once: the canonical JSON of the 1.0 AgentCard. It lists the 0.3
   // interface too, which is what lets 0.3 requests (no A2A-Version header) through validateVersion.
   const body = Buffer.from(JSON.stringify(AgentCard.toJSON(card)));
-  app.get(AGENT_CARD_PATH, { config: { caching: 'public' } }, (_request, reply) => reply.type('application/json; charset=utf-8').send(body));
+  app.get(AGENT_CARD_PATH, { config: { caching: 'public' } }, (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(body),
+  );
 
   await app.register(async (scope) => {
     // The body is read here, not by Fastify: malformed JSON is a JSON-RPC parse error, not a REST 400.

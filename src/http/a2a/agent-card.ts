@@ -1,7 +1,7 @@
 // The A2A agent card: who this agent is, where it answers (the absolute /a2a URL, JSON-RPC, A2A 1.0,
 // and the same endpoint listed again for 0.3 clients) and what it can be asked. Nothing streams and
 // nothing is pushed: every answer is one Message, returned at once.
-import { A2A_PROTOCOL_VERSION, AGENT_CARD_PATH as WELL_KNOWN_CARD, type AgentCard, type AgentSkill } from '@a2a-js/sdk';
+import { A2A_PROTOCOL_VERSION, type AgentCard, type AgentSkill, AGENT_CARD_PATH as WELL_KNOWN_CARD } from '@a2a-js/sdk';
 import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import type { ServiceConfig } from '../../config.js';
 import { SERVICE_NAME, SERVICE_VERSION } from '../../version.js';

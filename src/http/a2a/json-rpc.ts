@@ -7,12 +7,12 @@ import { A2A_LEGACY_PROTOCOL_VERSION, isV1JsonRpcMethod } from '@a2a-js/sdk/comp
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { A2A_ERROR_CODE, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import {
-  JsonRpcTransportHandler,
-  UnauthenticatedUser,
-  defaultServerCallContextBuilder,
-  validateVersion,
   type A2ARequestHandler,
+  defaultServerCallContextBuilder,
+  JsonRpcTransportHandler,
   type RequestHeaders,
+  UnauthenticatedUser,
+  validateVersion,
 } from '@a2a-js/sdk/server';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../edge/json-limits.js';
 
@@ -31,7 +31,11 @@ export function jsonRpcExchange(requestHandler: A2ARequestHandler, card: AgentCa
 
   return async (body, headers) => {
     if (nestsDeeperThan(body)) {
-      return { jsonrpc: '2.0', id: null, error: { code: A2A_ERROR_CODE.INVALID_REQUEST, message: `Invalid Request: JSON nested deeper than ${MAX_JSON_DEPTH} levels.` } };
+      return {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: A2A_ERROR_CODE.INVALID_REQUEST, message: `Invalid Request: JSON nested deeper than ${MAX_JSON_DEPTH} levels.` },
+      };
     }
     let message: unknown;
     try {
@@ -47,11 +51,18 @@ export function jsonRpcExchange(requestHandler: A2ARequestHandler, card: AgentCa
     const isLegacy = version === A2A_LEGACY_PROTOCOL_VERSION;
     try {
       validateVersion(version, card, 'JSONRPC');
-      const context = defaultServerCallContextBuilder({ extensions: undefined, user: new UnauthenticatedUser(), headers, requestedVersion: version });
+      const context = defaultServerCallContextBuilder({
+        extensions: undefined,
+        user: new UnauthenticatedUser(),
+        headers,
+        requestedVersion: version,
+      });
       const answer = await (isLegacy ? legacy : current).handle(fields, context);
       return Symbol.asyncIterator in answer ? await refusal(answer) : answer;
     } catch (error) {
-      const mapped = isLegacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error) : JsonRpcTransportHandler.mapToJSONRPCError(error);
+      const mapped = isLegacy
+        ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error)
+        : JsonRpcTransportHandler.mapToJSONRPCError(error);
       return { jsonrpc: '2.0', id, error: mapped };
     }
   };

@@ -2,7 +2,7 @@
 // with one Message: a readable list and, as a data part, the same records, scores and texts as MCP's
 // search_cve_records. It never creates a task, so there is nothing to poll, subscribe to or cancel.
 import { randomUUID } from 'node:crypto';
-import { Role, type Message, type Part } from '@a2a-js/sdk';
+import { type Message, type Part, Role } from '@a2a-js/sdk';
 import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import type { RecordSearchResults } from '../../contract/index.js';

@@ -17,7 +17,9 @@ export function flattenStructuredBody(body: unknown): unknown {
   if (!isObject(body) || !isObject(body.query)) return body;
   const { query, prefer, meta, ...rest } = body as AskStructuredBody & Record<string, unknown>;
   const flat: Record<string, unknown> = { ...rest };
-  const put = (name: string, value: unknown) => value !== undefined && (flat[name] = value);
+  const put = (name: string, value: unknown) => {
+    if (value !== undefined) flat[name] = value;
+  };
   for (const [name, value] of Object.entries(query)) {
     if (name === 'text') put('query', value);
     else if (name === 'prev') put('prev', Array.isArray(value) ? value.join(',') : value);

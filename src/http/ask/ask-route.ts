@@ -1,11 +1,11 @@
 // GET and POST /ask: NLWeb-compatible search, as JSON or as a Server-Sent Events stream. The same search
 // answers both, so the stream and the JSON carry the same results for the same query.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AskQuery, errorCatalog, operations, type NlwebResponse } from '../../contract/index.js';
+import { AskQuery, errorCatalog, type NlwebResponse, operations } from '../../contract/index.js';
 import { searchWhenReady } from '../../core/search/search.js';
 import type { ServiceContext } from '../context.js';
 import { operation, operationRoute, rejectRepeatedParameters } from '../rest/route-options.js';
-import { flattenStructuredBody, normalizeFlags, toAskRequest, type AskRequest } from './ask-request.js';
+import { type AskRequest, flattenStructuredBody, normalizeFlags, toAskRequest } from './ask-request.js';
 import { openEventStream } from './event-stream.js';
 import { toNlwebResult } from './nlweb-results.js';
 
@@ -62,7 +62,12 @@ export async function registerAskRoute(app: FastifyInstance, ctx: ServiceContext
  * The stream opens before the search runs, so a client sees `start` at once; a search that fails then
  * becomes an `error` event followed by `complete`, as NLWeb clients expect, instead of a broken stream.
  */
-async function streamAnswer(reply: FastifyReply, request: FastifyRequest, ask: AskRequest, run: () => Promise<NlwebResponse>): Promise<FastifyReply> {
+async function streamAnswer(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  ask: AskRequest,
+  run: () => Promise<NlwebResponse>,
+): Promise<FastifyReply> {
   const stream = openEventStream(reply);
   let count = 0;
   let understood: string[] | undefined;

@@ -1,8 +1,9 @@
 // /llms.txt (llmstxt.org): a short Markdown guide for agents to every surface of the service, with
 // absolute links. Tool names and limits come from the code that serves them, so the guide cannot
 // name a tool that does not exist.
-import { BATCH_MAX_IDS, PAGE_LIMIT } from '../../contract/index.js';
+
 import type { ServiceConfig } from '../../config.js';
+import { BATCH_MAX_IDS, PAGE_LIMIT } from '../../contract/index.js';
 import { serviceLinks } from '../../core/service-info.js';
 import { tools } from '../mcp/tools.js';
 

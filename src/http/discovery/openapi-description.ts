@@ -1,6 +1,7 @@
 // The prose of the OpenAPI document: enough to read it as the API reference.
-import { BATCH_MAX_IDS, PAGE_LIMIT, errorCatalog, type ErrorCode } from '../../contract/index.js';
+
 import type { ServiceConfig } from '../../config.js';
+import { BATCH_MAX_IDS, type ErrorCode, errorCatalog, PAGE_LIMIT } from '../../contract/index.js';
 
 export function apiDescription(config: ServiceConfig): string {
   const { max, windowSeconds } = config.rateLimit;

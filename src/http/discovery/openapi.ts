@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document, generated from the operations table, the contract schemas and the error
 // catalog. Nothing in it is written twice: a schema change shows up here, in validation and in types.
 import type { TSchema } from 'typebox';
+import type { ServiceConfig } from '../../config.js';
 import {
   AskCompleteEvent,
   AskErrorEvent,
@@ -12,20 +13,19 @@ import {
   Capabilities,
   CveRecord,
   CveRecordPage,
+  type ErrorCode,
   ErrorResponse,
+  errorCatalog,
   Health,
   NlwebResponse,
   NlwebResult,
+  type Operation,
+  operations,
   Pagination,
   RecordStatus,
   Sandbox,
-  errorCatalog,
-  operations,
-  type ErrorCode,
-  type Operation,
 } from '../../contract/index.js';
 import { API_VERSION } from '../../version.js';
-import type { ServiceConfig } from '../../config.js';
 import { apiDescription } from './openapi-description.js';
 
 type Json = Record<string, unknown>;
@@ -133,7 +133,11 @@ export function buildOpenApiDocument(config: ServiceConfig): Json {
     paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: operationObject(op, toRef) };
     if (op.postBody) {
       const { operationId: _, ...post } = operationObject({ ...op, query: undefined, body: op.postBody }, toRef);
-      paths[op.path]!.post = { ...post, summary: `${op.summary} (POST)`, description: `The POST form of \`${op.operationId}\`: the same parameters as a JSON body.` };
+      paths[op.path]!.post = {
+        ...post,
+        summary: `${op.summary} (POST)`,
+        description: `The POST form of \`${op.operationId}\`: the same parameters as a JSON body.`,
+      };
     }
   }
   return {
@@ -155,9 +159,7 @@ export function buildOpenApiDocument(config: ServiceConfig): Json {
     components: {
       schemas,
       headers,
-      responses: Object.fromEntries(
-        Object.entries(errorResponseNames).map(([status, name]) => [name, errorResponse(Number(status))]),
-      ),
+      responses: Object.fromEntries(Object.entries(errorResponseNames).map(([status, name]) => [name, errorResponse(Number(status))])),
     },
   };
 }
@@ -209,9 +211,7 @@ function operationObject(op: Operation, toRef: (schema: TSchema) => Json): Json 
       ...parametersOf(op.headers, 'header', toRef),
       ...(cacheable ? [ifNoneMatch] : []),
     ],
-    ...(op.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: toRef(op.body) } } } }
-      : {}),
+    ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: toRef(op.body) } } } } : {}),
     responses,
     'x-lifecycle': { status: 'active', minimumSunsetNoticeDays: 90 },
   };

@@ -2,8 +2,9 @@
 // forwarding header names the client, read from the right (nearest hop) and stopping at the first
 // address that is not trusted. A forwarding header from anyone else is ignored, so it cannot be
 // used to borrow another address's budget.
-import { BlockList, isIP } from 'node:net';
+
 import type { IncomingHttpHeaders } from 'node:http';
+import { BlockList, isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { TrustProxy } from '../../config.js';
 
@@ -115,7 +116,7 @@ function unmapIPv4(address: string): string {
  */
 export function rateKey(address: string): string {
   if (isIP(address) !== 6) return address;
-  return expandIPv6(address).slice(0, 4).join(':') + '::/64';
+  return `${expandIPv6(address).slice(0, 4).join(':')}::/64`;
 }
 
 function expandIPv6(address: string): string[] {

@@ -1,15 +1,15 @@
 // Limits on what a client may send and how slowly: bounded URL and header sizes, and timeouts that cut
 // off clients who trickle their request (slow loris) or park idle connections. Failures Node detects
 // before Fastify sees a request are still answered as one ErrorResponse.
-import { STATUS_CODES, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerOptions, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
-import { ServiceError, errorCatalog, type ErrorCode } from '../../contract/index.js';
 import type { Timeouts } from '../../config.js';
+import { type ErrorCode, errorCatalog, ServiceError } from '../../contract/index.js';
 import { EXPOSED_HEADERS } from './cors.js';
-import { errorBody, sendError } from './error-handler.js';
 import { generateRequestId } from './edge-headers.js';
+import { errorBody, sendError } from './error-handler.js';
 
 export const MAX_URL_LENGTH = 8 * 1024;
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -38,7 +38,13 @@ export function connectionOptions(timeouts: Timeouts): Pick<FastifyServerOptions
  * Answers on the socket itself, for what node:http handles before any route: the same ErrorResponse
  * and headers as every other answer, then the connection is closed.
  */
-export function answerOnSocket(socket: Socket | Duplex, code: ErrorCode, log: FastifyBaseLogger, message?: string, headers: Record<string, string> = {}): void {
+export function answerOnSocket(
+  socket: Socket | Duplex,
+  code: ErrorCode,
+  log: FastifyBaseLogger,
+  message?: string,
+  headers: Record<string, string> = {},
+): void {
   const requestId = generateRequestId();
   const text = JSON.stringify(errorBody(new ServiceError(code, message), requestId));
   const status = errorCatalog[code].status;
@@ -53,7 +59,9 @@ export function answerOnSocket(socket: Socket | Duplex, code: ErrorCode, log: Fa
         'Access-Control-Allow-Origin: *\r\n' +
         `Access-Control-Expose-Headers: ${EXPOSED_HEADERS.join(', ')}\r\n` +
         'Cache-Control: no-store\r\n' +
-        Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
+        Object.entries(headers)
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('') +
         'Connection: close\r\n\r\n' +
         text,
     );
@@ -65,7 +73,11 @@ export function answerOnSocket(socket: Socket | Duplex, code: ErrorCode, log: Fa
 export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const code: ErrorCode =
-    error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : error.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : 'bad_request';
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? 'request_timeout'
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? 'headers_too_large'
+        : 'bad_request';
   answerOnSocket(socket, code, this.log);
 }
 
@@ -78,7 +90,9 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
 export function registerServerEvents(app: FastifyInstance): void {
   app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => app.server.emit('request', request, response));
   app.server.on('connect', (_request: IncomingMessage, socket: Duplex) =>
-    answerOnSocket(socket, 'method_not_allowed', app.log, 'CONNECT is not supported: this service is not a proxy.', { Allow: 'GET, HEAD, POST, OPTIONS' }),
+    answerOnSocket(socket, 'method_not_allowed', app.log, 'CONNECT is not supported: this service is not a proxy.', {
+      Allow: 'GET, HEAD, POST, OPTIONS',
+    }),
   );
 }
 

@@ -1,7 +1,7 @@
 // Every failure leaves the service as one ErrorResponse: client mistakes detected by Fastify, errors
 // the core raises, unknown paths, and anything unexpected (500, with no internals in the body).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceError, errorCatalog, type ErrorResponse } from '../../contract/index.js';
+import { type ErrorResponse, errorCatalog, ServiceError } from '../../contract/index.js';
 import { EXPOSED_HEADERS } from './cors.js';
 import { setEdgeHeaders } from './edge-headers.js';
 
@@ -39,7 +39,9 @@ export function toServiceError(error: FastifyError): ServiceError | null {
       return new ServiceError('not_found', 'A path segment is longer than any resource name here.');
   }
   if (error instanceof SyntaxError || error.statusCode === 400) {
-    return error instanceof SyntaxError ? new ServiceError('invalid_json', `The request body is not valid JSON: ${error.message}`) : new ServiceError('bad_request');
+    return error instanceof SyntaxError
+      ? new ServiceError('invalid_json', `The request body is not valid JSON: ${error.message}`)
+      : new ServiceError('bad_request');
   }
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     return new ServiceError('bad_request');

@@ -2,7 +2,7 @@
 // more than a few levels, while a body of 64 KiB can nest 32,000 levels deep, and code that walks such
 // a value (a deep copy, a validator, an SDK's message checks) recurses once per level until the stack
 // overflows: an answer of 500 to a client's mistake, after milliseconds of wasted work.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../contract/index.js';
 
 /** Deeper than any request of any surface (the deepest, an A2A message with metadata, nests about 8). */
@@ -15,7 +15,8 @@ export function nestsDeeperThan(text: string, max: number = MAX_JSON_DEPTH): boo
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -30,7 +31,12 @@ export const tooDeep = (): ServiceError =>
 
 /** Fastify's own JSON parser (prototype-poisoning checks included), behind the depth check. */
 export function registerJsonParser(app: FastifyInstance): void {
-  const parse = app.getDefaultJsonParser('error', 'error');
+  // Fastify's JSON parser answers through its callback (the type also allows a promise-returning parser).
+  const parse = app.getDefaultJsonParser('error', 'error') as (
+    request: FastifyRequest,
+    body: string,
+    done: (error: Error | null, value?: unknown) => void,
+  ) => void;
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (nestsDeeperThan(body as string)) return done(tooDeep(), undefined);

@@ -30,7 +30,10 @@ export async function registerMcpRoute(app: FastifyInstance, ctx: ServiceContext
       if (typeof request.body === 'string' && nestsDeeperThan(request.body)) {
         // The SDK would copy and check such a message level by level until the stack overflows.
         const message = `Invalid Request: JSON nested deeper than ${MAX_JSON_DEPTH} levels.`;
-        return reply.code(400).type('application/json').send({ jsonrpc: '2.0', id: null, error: { code: JSON_RPC_INVALID_REQUEST, message } });
+        return reply
+          .code(400)
+          .type('application/json')
+          .send({ jsonrpc: '2.0', id: null, error: { code: JSON_RPC_INVALID_REQUEST, message } });
       }
       return sendResponse(reply, await handler.fetch(toWebRequest(request, ctx.config.baseUrl)));
     });

@@ -67,7 +67,13 @@ export const tools: readonly Tool[] = [
       const entry = recordEntry(ctx, id);
       const { name, url, snippet } = toNlwebResult({ entry, score: 1 }, ctx.config.baseUrl, ctx.config.siteName);
       const { project, status } = entry.record;
-      return { id, title: name, text: snippet, url, metadata: { project, status, ...(entry.published ? { published: entry.published } : {}) } };
+      return {
+        id,
+        title: name,
+        text: snippet,
+        url,
+        metadata: { project, status, ...(entry.published ? { published: entry.published } : {}) },
+      };
     },
   }),
   tool({

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ServiceError, operations, type BatchRequest, type ListQuery } from '../../contract/index.js';
+import { type BatchRequest, type ListQuery, operations, ServiceError } from '../../contract/index.js';
 import { batchGet } from '../../core/batch.js';
 import { listRecords } from '../../core/list.js';
 import type { ServiceContext } from '../context.js';

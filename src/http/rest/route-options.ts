@@ -1,6 +1,6 @@
 // Fastify route options derived from an operation of the contract.
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { ServiceError, routerPath, type Operation } from '../../contract/index.js';
+import { type Operation, routerPath, ServiceError } from '../../contract/index.js';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown;
 

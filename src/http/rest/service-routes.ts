@@ -6,8 +6,6 @@ import { operation, operationRoute } from './route-options.js';
 
 export function registerServiceRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   app.route(operationRoute(operation(operations, 'getAgentApiHealth'), () => health()));
-  app.route(
-    operationRoute(operation(operations, 'getServiceCapabilities'), () => capabilities(ctx.config, ctx.store.current)),
-  );
+  app.route(operationRoute(operation(operations, 'getServiceCapabilities'), () => capabilities(ctx.config, ctx.store.current)));
   app.route(operationRoute(operation(operations, 'getPublicApiSandbox'), () => sandbox(ctx.config, ctx.store.current)));
 }

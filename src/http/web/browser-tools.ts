@@ -2,8 +2,8 @@
 // definitions are generated here from the operations table, input schemas included, and written into
 // the script, whose code (assets/browser-tools.js) only registers them and turns a call into a request.
 import type { TSchema } from 'typebox';
-import { operations, type Operation } from '../../contract/index.js';
-import { JAVASCRIPT, ownAsset, type Asset } from './static-assets.js';
+import { type Operation, operations } from '../../contract/index.js';
+import { type Asset, JAVASCRIPT, ownAsset } from './static-assets.js';
 
 export const BROWSER_TOOLS_PATH = '/browser-tools.js';
 

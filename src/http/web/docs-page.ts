@@ -5,7 +5,7 @@ import { BROWSER_TOOLS_PATH } from './browser-tools.js';
 import { DOCS_CSP } from './content-security-policy.js';
 import { html } from './html.js';
 import { SITE_NAME, siteHeader } from './page-layout.js';
-import { CSS, JAVASCRIPT, ownAsset, packageAsset, type Asset } from './static-assets.js';
+import { type Asset, CSS, JAVASCRIPT, ownAsset, packageAsset } from './static-assets.js';
 
 const ASSETS = '/docs/assets';
 

@@ -1,9 +1,9 @@
 // The two forms that find records: search (the /ask search) and the exact filters of the list. Both
 // are plain GET forms to `/`, so every view is a URL; the page script only loads it in place.
 import { MAX_PROJECT_LENGTH, MAX_QUERY_LENGTH, RECORD_STATUSES } from '../../contract/index.js';
-import { html, type Html } from './html.js';
+import { type Html, html } from './html.js';
 import type { ProjectDirectory } from './project-directory.js';
-import { STATUS_LABELS, type ListView } from './record-view.js';
+import { type ListView, STATUS_LABELS } from './record-view.js';
 
 export function searchForm(query: string | undefined): Html {
   return html`<form class="search-form" role="search" action="/" method="get" data-enhance>

@@ -7,8 +7,8 @@ import {
   MAX_PROJECT_LENGTH,
   MAX_QUERY_LENGTH,
   RECORD_STATUSES,
-  ServiceError,
   type RecordStatus,
+  ServiceError,
 } from '../../contract/index.js';
 import { listRecords } from '../../core/list.js';
 import { searchWhenReady } from '../../core/search/search.js';
@@ -16,10 +16,10 @@ import type { Snapshot } from '../../core/snapshot.js';
 import { toNlwebResult } from '../ask/nlweb-results.js';
 import type { ServiceContext } from '../context.js';
 import { filterForm, searchForm } from './finder-forms.js';
-import { html, type Html } from './html.js';
+import { type Html, html } from './html.js';
 import { renderPage, sendPage } from './page-layout.js';
 import { projectDirectory } from './project-directory.js';
-import { STATUS_LABELS, homeUrl, projectLink, publicRecordLink, recordLink, statusBadge, type ListView } from './record-view.js';
+import { homeUrl, type ListView, projectLink, publicRecordLink, recordLink, STATUS_LABELS, statusBadge } from './record-view.js';
 
 export const PAGE_SIZE = 50;
 export const SEARCH_RESULTS = 20;
@@ -53,7 +53,11 @@ ${searchForm(view.query)}
 ${filterForm(view, projectDirectory(snapshot))}
 </div>
 ${results}`;
-    return sendPage(reply, status, renderPage({ title: titleOf(view), description: 'Search and browse cleared CVE records.', main, section: '/' }, snapshot));
+    return sendPage(
+      reply,
+      status,
+      renderPage({ title: titleOf(view), description: 'Search and browse cleared CVE records.', main, section: '/' }, snapshot),
+    );
   };
 }
 
@@ -145,7 +149,11 @@ ${nextCursor ? html`<a href="${homeUrl({ ...filtersOnly, cursor: nextCursor })}"
 
 /** The project filter is exact and case-sensitive: point at the names that differ only in case. */
 function otherSpellings(snapshot: Snapshot, view: ListView): Html {
-  const spellings = view.project ? projectDirectory(snapshot).spellingsOf(view.project).filter((name) => name !== view.project) : [];
+  const spellings = view.project
+    ? projectDirectory(snapshot)
+        .spellingsOf(view.project)
+        .filter((name) => name !== view.project)
+    : [];
   if (spellings.length === 0) return html``;
   return html`<p>Project names are matched exactly. Did you mean
 ${spellings.map((name, i) => html`${i > 0 ? ' or ' : ''}${projectLink(name)}`)}?</p>`;

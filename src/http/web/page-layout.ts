@@ -2,7 +2,7 @@
 import type { FastifyReply } from 'fastify';
 import type { Snapshot } from '../../core/snapshot.js';
 import { PAGE_CSP } from './content-security-policy.js';
-import { html, type Html } from './html.js';
+import { type Html, html } from './html.js';
 
 export const SITE_NAME = 'Public CVE Records';
 

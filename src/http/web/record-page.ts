@@ -6,7 +6,7 @@ import type { ServiceContext } from '../context.js';
 import { searchForm } from './finder-forms.js';
 import { html } from './html.js';
 import { renderPage, sendPage } from './page-layout.js';
-import { STATUS_EXPLANATIONS, projectLink, publicRecordLink, statusBadge } from './record-view.js';
+import { projectLink, publicRecordLink, STATUS_EXPLANATIONS, statusBadge } from './record-view.js';
 
 export const RECORD_PAGE_PATH = '/records/:recordId';
 

@@ -1,6 +1,6 @@
 // How a record, its project and its status read on the pages, and the page URLs that lead to them.
 import type { CveRecord, RecordStatus } from '../../contract/index.js';
-import { html, type Html } from './html.js';
+import { type Html, html } from './html.js';
 
 export const STATUS_LABELS: Readonly<Record<RecordStatus, string>> = {
   public: 'Public',

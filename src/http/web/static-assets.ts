@@ -1,7 +1,7 @@
 // Files the pages load, read once at start and served from memory with ETags (see edge/caching.ts).
 import { readFileSync } from 'node:fs';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 
 export interface Asset {
@@ -41,7 +41,10 @@ export function registerAssets(app: FastifyInstance, assets: readonly Asset[]): 
       const coding = body.length >= 1024 ? preferredCoding(request.headers['accept-encoding']) : undefined;
       if (!coding) return reply.send(body);
       let bytes = encoded.get(coding);
-      if (!bytes) encoded.set(coding, (bytes = coding === 'br' ? brotliCompressSync(body, BROTLI_ONCE) : gzipSync(body, { level: 9 })));
+      if (!bytes) {
+        bytes = coding === 'br' ? brotliCompressSync(body, BROTLI_ONCE) : gzipSync(body, { level: 9 });
+        encoded.set(coding, bytes);
+      }
       return reply.header('content-encoding', coding).header('vary', 'Accept-Encoding').send(bytes);
     });
   }

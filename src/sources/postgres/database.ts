@@ -32,7 +32,9 @@ export async function migrate(url: string): Promise<number> {
     await client.query('BEGIN');
     try {
       await client.query(`SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.cve_records_migrations'))`);
-      await client.query('CREATE TABLE IF NOT EXISTS cve_records_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS cve_records_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+      );
       const { rows } = await client.query<{ version: number }>('SELECT coalesce(max(version), 0) AS version FROM cve_records_migrations');
       const applied = rows[0]?.version ?? 0;
       for (let version = applied + 1; version <= MIGRATIONS.length; version++) {
@@ -56,7 +58,9 @@ export async function upsertCatalog(url: string, catalog: CatalogFile): Promise<
     await client.query('BEGIN');
     try {
       for (let start = 0; start < catalog.records.length; start += UPSERT_CHUNK) {
-        const chunk = catalog.records.slice(start, start + UPSERT_CHUNK).map((r) => ({ ...r, summary: r.summary ?? null, published: r.published ?? null }));
+        const chunk = catalog.records
+          .slice(start, start + UPSERT_CHUNK)
+          .map((r) => ({ ...r, summary: r.summary ?? null, published: r.published ?? null }));
         await client.query(
           `INSERT INTO cve_records (id, project, status, url, summary, published)
            SELECT id, project, status, url, summary, published

@@ -3,8 +3,8 @@
 // with backoff; after a reconnect it reloads, since notifications sent meanwhile are lost.
 import type pg from 'pg';
 import type { CatalogSource } from '../catalog-source.js';
+import { connect, DatabaseError, loadCatalog, withClient } from './database.js';
 import { CHANGE_CHANNEL } from './schema.js';
-import { DatabaseError, connect, loadCatalog, withClient } from './database.js';
 
 export interface SourceLogger {
   info(object: object, message: string): void;

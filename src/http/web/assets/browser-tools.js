@@ -3,42 +3,45 @@
 // when there is one. A call becomes a request to the API of the origin this script was loaded from.
 // Where the browser has no WebMCP it does nothing, and it never throws into the page that includes it.
 // The service writes its tool definitions, generated from its contract, in place of the argument below.
-(function (tools) {
+((tools) => {
   'use strict';
+  var origin;
+  var context;
+  var script;
   try {
-    var script = document.currentScript;
-    var origin = new URL(script && script.src ? script.src : location.href).origin;
-    var context = (typeof navigator !== 'undefined' && navigator.modelContext) || document.modelContext;
-    if (!context || typeof context.registerTool !== 'function') return;
-    tools.forEach(function (tool) {
-      try {
-        context.registerTool({
-          name: tool.name,
-          description: tool.description,
-          inputSchema: tool.inputSchema,
-          annotations: { readOnlyHint: true },
-          execute: function (input) {
-            return call(tool, input);
-          },
-        });
-      } catch (error) {
-        // Already registered (the script included twice) or refused: the page goes on without it.
-      }
-    });
-  } catch (error) {
-    // No DOM, no URL support or a model context of another shape: nothing to register.
+    script = document.currentScript;
+    origin = new URL(script?.src ? script.src : location.href).origin;
+    context = (typeof navigator !== 'undefined' && navigator.modelContext) || document.modelContext;
+  } catch {
+    // No DOM or no URL support: nothing to register.
+    return;
   }
+  if (!context || typeof context.registerTool !== 'function') return;
+  tools.forEach((tool) => {
+    try {
+      context.registerTool({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        annotations: { readOnlyHint: true },
+        execute: (input) => call(tool, input),
+      });
+    } catch {
+      // Already registered (the script included twice), refused, or a model context of another shape:
+      // the page goes on without it.
+    }
+  });
 
   function call(tool, input) {
     var args = input && typeof input === 'object' ? input : {};
     var url = new URL(origin);
     var path = tool.path;
     var body = {};
-    Object.keys(tool.places).forEach(function (name) {
+    Object.keys(tool.places).forEach((name) => {
       var value = args[name];
       if (value === undefined || value === null) return;
       var place = tool.places[name];
-      if (place === 'path') path = path.replace('{' + name + '}', encodeURIComponent(String(value)));
+      if (place === 'path') path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
       else if (place === 'query') url.searchParams.set(name, String(value));
       else body[name] = value;
     });
@@ -49,15 +52,13 @@
       init.body = JSON.stringify(body);
     }
     return fetch(url.href, init)
-      .then(function (response) {
-        return response.json().then(function (data) {
+      .then((response) =>
+        response.json().then((data) => {
           var result = { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
           if (!response.ok) result.isError = true;
           return result;
-        });
-      })
-      .catch(function (error) {
-        return { content: [{ type: 'text', text: 'The request failed: ' + (error && error.message) }], isError: true };
-      });
+        }),
+      )
+      .catch((error) => ({ content: [{ type: 'text', text: `The request failed: ${error?.message}` }], isError: true }));
   }
 })(TOOL_DEFINITIONS);

@@ -1,7 +1,7 @@
 // Enhances the server-rendered page where scripts run: the forms, page links and project links load
 // their view in place (the results section only), the address bar and history follow, the result is
 // announced to screen readers, and choosing a status applies it. Every link and form works without it.
-(function () {
+(() => {
   'use strict';
   if (!document.getElementById('results') || !window.fetch || !window.DOMParser || !history.pushState) return;
   var live = document.getElementById('live-status');
@@ -18,10 +18,8 @@
     var ticket = ++loading;
     current.setAttribute('aria-busy', 'true');
     fetch(url, { headers: { accept: 'text/html' } })
-      .then(function (response) {
-        return response.text();
-      })
-      .then(function (text) {
+      .then((response) => response.text())
+      .then((text) => {
         if (ticket !== loading) return; // a later view was asked for meanwhile
         var next = new DOMParser().parseFromString(text, 'text/html');
         var results = next.getElementById('results');
@@ -34,45 +32,45 @@
         if (live) live.textContent = results.getAttribute('data-summary') || '';
         results.querySelector('h2').focus();
       })
-      .catch(function () {
+      .catch(() => {
         location.assign(url);
       });
   }
 
   // After a history step the forms show the values of the view they lead to.
   function syncFields(next) {
-    ['search-query', 'filter-project', 'filter-status'].forEach(function (id) {
+    ['search-query', 'filter-project', 'filter-status'].forEach((id) => {
       var field = document.getElementById(id);
       var source = next.getElementById(id);
       if (field && source) field.value = source.value;
     });
   }
 
-  document.addEventListener('submit', function (event) {
+  document.addEventListener('submit', (event) => {
     var form = event.target;
     if (!form.hasAttribute('data-enhance')) return;
     event.preventDefault();
     var url = new URL(form.action);
-    new FormData(form).forEach(function (value, name) {
+    new FormData(form).forEach((value, name) => {
       if (String(value).trim() !== '') url.searchParams.append(name, value);
     });
     show(url.href, true);
   });
 
-  document.addEventListener('click', function (event) {
-    var link = event.target.closest && event.target.closest('a[data-enhance]');
+  document.addEventListener('click', (event) => {
+    var link = event.target.closest?.('a[data-enhance]');
     if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
     show(link.href, true);
   });
 
-  window.addEventListener('popstate', function () {
+  window.addEventListener('popstate', () => {
     if (withoutFragment(location.href) !== shown) show(location.href, false);
   });
 
   var status = document.getElementById('filter-status');
   if (status) {
-    status.addEventListener('change', function () {
+    status.addEventListener('change', () => {
       status.form.requestSubmit();
     });
   }
