@@ -2,7 +2,7 @@
 // root index and the RFC 9727 API catalog. Every link must lead somewhere that answers.
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tools } from '../src/http/mcp/tools.js';
+import { tools } from '../src/http/shared/agent-tools.js';
 import { buildTestApp, TEST_BASE_URL } from './support/app.js';
 
 const AGENT_LINKS = {

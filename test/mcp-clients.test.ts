@@ -11,7 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tools } from '../src/http/mcp/tools.js';
+import { tools } from '../src/http/shared/agent-tools.js';
 import { buildTestApp } from './support/app.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;

@@ -2,7 +2,7 @@
 // first and get the page; scripts (no Accept, */*, JSON, Markdown) get the document they always got.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { negotiate } from '../src/http/web/negotiation.js';
+import { negotiate } from '../src/http/shared/negotiation.js';
 import { buildTestApp } from './support/app.js';
 
 /** What Chromium sends when it navigates to a page. */

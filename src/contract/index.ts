@@ -6,3 +6,4 @@ export * from './operations.js';
 export * from './parameters.js';
 export * from './records.js';
 export * from './service.js';
+export * from './validation.js';

@@ -1,6 +1,4 @@
 // Health, capabilities and sandbox: what the service says about itself, the same on every surface.
-
-import type { ServiceConfig } from '../config.js';
 import {
   BATCH_MAX_IDS,
   type Capabilities,
@@ -10,7 +8,6 @@ import {
   PAGE_LIMIT,
   type Sandbox,
 } from '../contract/index.js';
-import { SERVICE_NAME, SERVICE_VERSION } from '../version.js';
 import type { Snapshot } from './snapshot.js';
 
 export const BOUNDARIES = {
@@ -24,42 +21,36 @@ export const BOUNDARIES = {
   consoleSessions: 'Browser sessions under /console are separate and must not be sent to the public API.',
 } as const;
 
-export function serviceLinks(baseUrl: string): Record<string, string> {
-  return {
-    openapi: `${baseUrl}/openapi.json`,
-    apiCatalog: `${baseUrl}/.well-known/api-catalog`,
-    lifecyclePolicy: `${baseUrl}/api-policy.md`,
-    health: `${baseUrl}/api/v1/health`,
-    capabilities: `${baseUrl}/api/v1/capabilities`,
-    sandbox: `${baseUrl}/api/v1/sandbox`,
-    records: `${baseUrl}/api/v1/cve-records`,
-    ask: `${baseUrl}/ask`,
-    mcp: `${baseUrl}/mcp`,
-    a2a: `${baseUrl}/a2a`,
-    agentCard: `${baseUrl}/.well-known/agent-card.json`,
-    llmsTxt: `${baseUrl}/llms.txt`,
-  };
+/**
+ * What the service says about where it is and what it allows: absolute links to its documents and
+ * endpoints (the HTTP layer knows its paths and origin) and its rate limit. The same on every surface.
+ */
+export interface ServiceDescription {
+  readonly name: string;
+  readonly version: string;
+  readonly links: Readonly<Record<string, string>>;
+  readonly rateLimit: { readonly max: number; readonly windowSeconds: number };
 }
 
-export function health(): Health {
-  return { status: 'ok', version: SERVICE_VERSION, readOnly: true, assessmentExecution: false };
+export function health(description: ServiceDescription): Health {
+  return { status: 'ok', version: description.version, readOnly: true, assessmentExecution: false };
 }
 
-export function capabilities(config: ServiceConfig, snapshot: Snapshot): Capabilities {
+export function capabilities(description: ServiceDescription, snapshot: Snapshot): Capabilities {
   return {
-    name: SERVICE_NAME,
-    version: SERVICE_VERSION,
+    name: description.name,
+    version: description.version,
     access: 'public',
     authentication: 'none',
     readOnly: true,
     capabilities: operations.map((op) => op.operationId),
     boundaries: BOUNDARIES,
-    links: serviceLinks(config.baseUrl),
+    links: { ...description.links },
     limits: {
       pageSize: { min: PAGE_LIMIT.min, max: PAGE_LIMIT.max, default: PAGE_LIMIT.default },
       batchSize: { min: 1, max: BATCH_MAX_IDS },
       searchQueryLength: { max: MAX_QUERY_LENGTH },
-      rate: { limit: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds, per: 'connecting address' },
+      rate: { limit: description.rateLimit.max, windowSeconds: description.rateLimit.windowSeconds, per: 'connecting address' },
     },
     dataset: { records: snapshot.size, lastVerified: snapshot.lastVerified, version: snapshot.version },
   };
@@ -76,23 +67,22 @@ export const SANDBOX_CHECKS = [
 ] as const;
 
 /** Example requests that work as written against this service; the tests send every one of them. */
-export function exampleRequests(baseUrl: string, snapshot: Snapshot): string[] {
+export function exampleRequests(links: Readonly<Record<string, string>>, snapshot: Snapshot): string[] {
   const sample = snapshot.select({ status: 'public' })[0] ?? snapshot.select({})[0];
   const id = sample?.id ?? 'CVE-2024-3094';
   const project = sample?.project ?? 'openssl';
-  const api = `${baseUrl}/api/v1`;
   return [
-    `GET ${api}/health`,
-    `GET ${api}/cve-records?limit=5`,
-    `GET ${api}/cve-records?project=${encodeURIComponent(project)}&status=public&limit=10`,
-    `GET ${api}/cve-records?status=assigned-no-public-record`,
-    `GET ${api}/cve-records/${id}`,
-    `POST ${api}/cve-records/batch {"recordIds":["${id}","CVE-1999-0000"]}`,
-    `GET ${baseUrl}/ask?query=${encodeURIComponent(id)}`,
+    `GET ${links.health}`,
+    `GET ${links.records}?limit=5`,
+    `GET ${links.records}?project=${encodeURIComponent(project)}&status=public&limit=10`,
+    `GET ${links.records}?status=assigned-no-public-record`,
+    `GET ${links.records}/${id}`,
+    `POST ${links.records}/batch {"recordIds":["${id}","CVE-1999-0000"]}`,
+    `GET ${links.ask}?query=${encodeURIComponent(id)}`,
   ];
 }
 
-export function sandbox(config: ServiceConfig, snapshot: Snapshot): Sandbox {
+export function sandbox(description: ServiceDescription, snapshot: Snapshot): Sandbox {
   return {
     schemaVersion: '1.0',
     mode: 'sandbox',
@@ -102,7 +92,7 @@ export function sandbox(config: ServiceConfig, snapshot: Snapshot): Sandbox {
     readOnly: true,
     capabilities: [...SANDBOX_CHECKS],
     boundaries: BOUNDARIES,
-    links: serviceLinks(config.baseUrl),
-    exampleRequests: exampleRequests(config.baseUrl, snapshot),
+    links: { ...description.links },
+    exampleRequests: exampleRequests(description.links, snapshot),
   };
 }

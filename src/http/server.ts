@@ -1,13 +1,11 @@
-// Assembles the service: the edge wraps every surface once, then each surface registers its routes.
-
-import { METHODS } from 'node:http';
-import compress from '@fastify/compress';
+// Assembles the service: the edge wraps every surface once, then each surface registers its routes as a
+// plugin of its own. Surfaces never see each other; what they share comes from http/shared.
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import { registerA2aRoutes } from './a2a/a2a-routes.js';
-import { registerAskRoute } from './ask/ask-route.js';
-import type { ServiceContext } from './context.js';
-import { registerDiscoveryRoutes } from './discovery/discovery-routes.js';
-import { registerCaching, registerCodingInEntityTag } from './edge/caching.js';
+import { createValidator } from '../contract/index.js';
+import { a2aSurface } from './a2a/a2a-surface.js';
+import { askSurface } from './ask/ask-surface.js';
+import { discoverySurface } from './discovery/discovery-surface.js';
+import { registerCaching, registerCompression } from './edge/caching.js';
 import { registerClientAddress } from './edge/client-address.js';
 import { clientErrorHandler, connectionOptions, registerRequestChecks, registerServerEvents } from './edge/connection-limits.js';
 import { registerCors } from './edge/cors.js';
@@ -15,18 +13,19 @@ import { registerDraining } from './edge/draining.js';
 import { generateRequestId, registerEdgeHeaders } from './edge/edge-headers.js';
 import { frameworkErrors, registerErrorHandling } from './edge/error-handler.js';
 import { registerJsonParser } from './edge/json-limits.js';
-import { registerLifecycleHeaders } from './edge/lifecycle.js';
-import { collectRoutes, registerMethodNotAllowed } from './edge/method-not-allowed.js';
+import { withMethodNotAllowed } from './edge/method-not-allowed.js';
 import { MemoryRateStore, type RatePolicy, type RateStore } from './edge/rate-limit/gcra.js';
 import { registerRateLimit } from './edge/rate-limit/rate-limit.js';
 import { RedisRateStore } from './edge/rate-limit/redis-store.js';
 import { registerRequestLog } from './edge/request-log.js';
-import { registerMcpRoute } from './mcp/mcp-route.js';
-import { registerRecordRoutes } from './rest/records-routes.js';
-import { registerServiceRoutes } from './rest/service-routes.js';
-import { registerWebRoutes } from './web/web-routes.js';
+import { mcpSurface } from './mcp/mcp-surface.js';
+import { restSurface } from './rest/rest-surface.js';
+import type { ServiceContext, SurfaceContext } from './shared/context.js';
+import { describeService } from './shared/service-description.js';
+import { webSurface } from './web/web-surface.js';
 
-const COMPRESSION_THRESHOLD_BYTES = 1024;
+/** Every surface of the service, each a Fastify plugin given the same context. */
+const SURFACES = [restSurface, askSurface, mcpSurface, a2aSurface, discoverySurface, webSurface];
 
 export interface ServerOptions {
   /** A pino logger; none means no logging. */
@@ -47,20 +46,14 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
     ...connectionOptions(ctx.config.timeouts),
     bodyLimit: ctx.config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
-    ajv: {
-      // Unknown parameters and properties are errors, never silently dropped; limits get their defaults.
-      customOptions: { removeAdditional: false, useDefaults: true, coerceTypes: true, allErrors: false },
-    },
   });
+  // Requests are checked by the contract's validator, as MCP tool arguments are.
+  const requests = createValidator('request');
+  app.setValidatorCompiler(({ schema }) => requests.compile(schema));
 
   // Bodies are JSON only; Fastify's default text/plain parser would let a string reach the schema.
   app.removeContentTypeParser('text/plain');
   registerJsonParser(app);
-  // Every method node:http parses is routed, so that a path that exists answers WebDAV, SEARCH or PURGE
-  // with 405 and Allow like any other method it lacks, rather than 404. (CONNECT never reaches routing.)
-  for (const method of METHODS) {
-    if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
-  }
   registerServerEvents(app);
   registerEdgeHeaders(app);
   registerDraining(app);
@@ -76,24 +69,12 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
   registerCaching(app, ctx.config.cacheMaxAgeSeconds, () => ctx.store.current.version);
   // Off by default: the compression layer's hooks cost every response, compressed or not (about 14% of
   // get-one throughput, docs/PERFORMANCE.md), and a proxy or CDN in front usually compresses anyway.
-  // When on, bodies over 1 KiB are compressed for clients that accept it.
-  if (ctx.config.compression) {
-    await app.register(compress, { global: true, threshold: COMPRESSION_THRESHOLD_BYTES, encodings: ['br', 'gzip'] });
-    registerCodingInEntityTag(app);
-  }
-  const methodsByPath = collectRoutes(app);
+  if (ctx.config.compression) await registerCompression(app);
 
-  await app.register(async (v1) => {
-    registerLifecycleHeaders(v1, ctx.config.lifecycle, ctx.config.baseUrl);
-    registerServiceRoutes(v1, ctx);
-    registerRecordRoutes(v1, ctx);
+  const surfaceContext: SurfaceContext = { ...ctx, description: describeService(ctx.config) };
+  await withMethodNotAllowed(app, async () => {
+    for (const surface of SURFACES) await app.register(surface, surfaceContext);
   });
-  await registerAskRoute(app, ctx);
-  await registerMcpRoute(app, ctx);
-  await registerA2aRoutes(app, ctx);
-  registerDiscoveryRoutes(app, ctx);
-  registerWebRoutes(app, ctx);
-  registerMethodNotAllowed(app, methodsByPath);
   return app;
 }
 

@@ -1,9 +1,4 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import { CatalogFile, CatalogRecord } from '../contract/index.js';
-
-// ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+import { CatalogFile, CatalogRecord, createValidator } from '../contract/index.js';
 
 export interface CatalogProblem {
   /** JSON Pointer into the catalog, e.g. `/records/12/url`. */
@@ -12,8 +7,7 @@ export interface CatalogProblem {
   readonly problem: string;
 }
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-addFormats(ajv);
+const ajv = createValidator('data');
 const checkRecord = ajv.compile(CatalogRecord);
 const checkTop = ajv.compile({ ...CatalogFile, properties: { ...CatalogFile.properties, records: { type: 'array' } } });
 

@@ -1,18 +1,18 @@
 // The A2A agent card: who this agent is, where it answers (the absolute /a2a URL, JSON-RPC, A2A 1.0,
 // and the same endpoint listed again for 0.3 clients) and what it can be asked. Nothing streams and
 // nothing is pushed: every answer is one Message, returned at once.
-import { A2A_PROTOCOL_VERSION, type AgentCard, type AgentSkill, AGENT_CARD_PATH as WELL_KNOWN_CARD } from '@a2a-js/sdk';
+import { A2A_PROTOCOL_VERSION, type AgentCard, type AgentSkill } from '@a2a-js/sdk';
 import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import type { ServiceConfig } from '../../config.js';
 import { SERVICE_NAME, SERVICE_VERSION } from '../../version.js';
+import { PATHS } from '../shared/paths.js';
 
-export const A2A_PATH = '/a2a';
-/** Where A2A clients look for the card (the SDK's path, relative to the origin). */
-export const AGENT_CARD_PATH = `/${WELL_KNOWN_CARD}`;
 const BINDING = 'JSONRPC';
 
 export function agentCard(config: ServiceConfig): AgentCard {
-  const interfaces = [{ url: `${config.baseUrl}${A2A_PATH}`, protocolBinding: BINDING, protocolVersion: A2A_PROTOCOL_VERSION, tenant: '' }];
+  const interfaces = [
+    { url: `${config.baseUrl}${PATHS.a2a}`, protocolBinding: BINDING, protocolVersion: A2A_PROTOCOL_VERSION, tenant: '' },
+  ];
   return {
     name: SERVICE_NAME,
     description:
@@ -22,7 +22,7 @@ export function agentCard(config: ServiceConfig): AgentCard {
     version: SERVICE_VERSION,
     supportedInterfaces: duplicateInterfacesForLegacy(interfaces, [BINDING]),
     provider: undefined,
-    documentationUrl: `${config.baseUrl}/llms.txt`,
+    documentationUrl: `${config.baseUrl}${PATHS.llmsTxt}`,
     capabilities: { streaming: false, pushNotifications: false, extensions: [], extendedAgentCard: false },
     securitySchemes: {},
     securityRequirements: [],

@@ -6,10 +6,10 @@ import { type Message, type Part, Role } from '@a2a-js/sdk';
 import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import type { RecordSearchResults } from '../../contract/index.js';
-import type { ServiceContext } from '../context.js';
-import { searchAnswer } from '../mcp/record-search.js';
+import { searchAnswer } from '../shared/agent-search.js';
+import type { SurfaceContext } from '../shared/context.js';
 
-export function recordAgent(ctx: ServiceContext): AgentExecutor {
+export function recordAgent(ctx: SurfaceContext): AgentExecutor {
   return {
     async execute(request: RequestContext, events: ExecutionEventBus): Promise<void> {
       const question = request.userMessage.parts.flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : [])).join('\n');

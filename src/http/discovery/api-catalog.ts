@@ -1,9 +1,8 @@
 // RFC 9727 API catalog: a linkset (RFC 9264) naming each API of the service (REST v1, MCP, A2A) with
 // its description, docs, policy and status.
 import type { ServiceConfig } from '../../config.js';
-import { serviceLinks } from '../../core/service-info.js';
+import { PATHS, serviceLinks } from '../shared/paths.js';
 
-export const API_CATALOG_PATH = '/.well-known/api-catalog';
 export const API_CATALOG_CONTENT_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
 
 export function apiCatalog(config: ServiceConfig): object {
@@ -15,10 +14,10 @@ export function apiCatalog(config: ServiceConfig): object {
   return {
     linkset: [
       {
-        anchor: `${base}/api/v1`,
-        'service-desc': [{ href: `${base}/openapi.json`, type: 'application/openapi+json' }],
-        'service-doc': [{ href: `${base}/docs`, type: 'text/markdown' }],
-        'service-meta': [{ href: `${base}/api-policy.md`, type: 'text/markdown' }],
+        anchor: `${base}${PATHS.apiPrefix}`,
+        'service-desc': [{ href: links.openapi, type: 'application/openapi+json' }],
+        'service-doc': [{ href: `${base}${PATHS.apiReference}`, type: 'text/markdown' }],
+        'service-meta': [{ href: links.lifecyclePolicy, type: 'text/markdown' }],
         status,
       },
       { anchor: links.mcp, 'service-doc': agentGuide, status },

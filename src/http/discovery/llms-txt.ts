@@ -4,10 +4,8 @@
 
 import type { ServiceConfig } from '../../config.js';
 import { BATCH_MAX_IDS, PAGE_LIMIT } from '../../contract/index.js';
-import { serviceLinks } from '../../core/service-info.js';
-import { tools } from '../mcp/tools.js';
-
-export const LLMS_TXT_PATH = '/llms.txt';
+import { tools } from '../shared/agent-tools.js';
+import { PATHS, serviceLinks } from '../shared/paths.js';
 
 export function llmsTxt(config: ServiceConfig): string {
   const links = serviceLinks(config.baseUrl);
@@ -39,7 +37,7 @@ a 429 carries \`Retry-After\` (seconds).
 ## REST API
 
 - [OpenAPI 3.1 contract](${links.openapi}): every operation, parameter, answer and error code.
-- [API guide](${config.baseUrl}/docs): paging, filters, errors, caching, with examples.
+- [API guide](${config.baseUrl}${PATHS.apiReference}): paging, filters, errors, caching, with examples.
 - [List records](${links.records}): \`?limit\` (${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}), \`cursor\`, \`project\`, \`status\`;
   newest first; pass \`pagination.nextCursor\` back as \`cursor\` until it is null.
 - One record: \`GET ${links.records}/{id}\`.

@@ -2,6 +2,7 @@
 
 import type { ServiceConfig } from '../../config.js';
 import { BATCH_MAX_IDS, type ErrorCode, errorCatalog, PAGE_LIMIT } from '../../contract/index.js';
+import { PATHS } from '../shared/paths.js';
 
 export function apiDescription(config: ServiceConfig): string {
   const { max, windowSeconds } = config.rateLimit;
@@ -38,7 +39,7 @@ accepted.
 
 **Versioning.** The major version is in the path (\`/api/v1\`). Compatible fields and operations may be added
 within v1; breaking changes get a new major version. A deprecation is announced at least 90 days before a
-sunset, with \`Deprecation\`, \`Sunset\` and \`Link\` headers; v1 is active. Policy: ${config.baseUrl}/api-policy.md.
+sunset, with \`Deprecation\`, \`Sunset\` and \`Link\` headers; v1 is active. Policy: ${config.baseUrl}${PATHS.lifecyclePolicy}.
 
-**Discovery.** API catalog (RFC 9727): ${config.baseUrl}/.well-known/api-catalog.`;
+**Discovery.** API catalog (RFC 9727): ${config.baseUrl}${PATHS.apiCatalog}.`;
 }

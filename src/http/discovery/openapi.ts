@@ -3,6 +3,7 @@
 import type { TSchema } from 'typebox';
 import type { ServiceConfig } from '../../config.js';
 import {
+  API_PREFIX,
   AskCompleteEvent,
   AskErrorEvent,
   AskResultEvent,
@@ -165,7 +166,7 @@ export function buildOpenApiDocument(config: ServiceConfig): Json {
 }
 
 function operationObject(op: Operation, toRef: (schema: TSchema) => Json): Json {
-  const versioned = op.path.startsWith('/api/v1/');
+  const versioned = op.path.startsWith(`${API_PREFIX}/`);
   const cacheable = op.caching === 'public';
   const successHeaders = [
     'X-Request-Id',

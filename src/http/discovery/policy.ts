@@ -1,6 +1,7 @@
-// The public API lifecycle policy, served as Markdown at /api-policy.md. The status of v1 comes from the
+// The public API lifecycle policy, served as Markdown (PATHS.lifecyclePolicy). The status of v1 comes from the
 // same lifecycle settings that drive the Deprecation and Sunset headers.
 import type { ServiceConfig } from '../../config.js';
+import { PATHS } from '../shared/paths.js';
 
 export function lifecyclePolicy(config: ServiceConfig): string {
   const { deprecation, sunset, successor } = config.lifecycle;
@@ -20,7 +21,7 @@ ${status}
 
 ## Versions
 
-- The major version is part of the path: \`${config.baseUrl}/api/v1\`.
+- The major version is part of the path: \`${config.baseUrl}${PATHS.apiPrefix}\`.
 - Within a major version only compatible changes are made: new optional fields, new operations, new error
   codes for new situations. Clients must ignore fields they do not know.
 - A breaking change ships as a new major version, served beside the old one.
@@ -33,7 +34,7 @@ ${status}
 - Once a version is deprecated, each successful response of it carries:
   - \`Deprecation: @<epoch seconds>\`: the deprecation date (RFC 9745);
   - \`Sunset: <HTTP-date>\`: the shutdown time, once one is scheduled (RFC 8594);
-  - \`Link: <${config.baseUrl}/api-policy.md>; rel="deprecation"\`, and \`rel="successor-version"\` when known.
+  - \`Link: <${config.baseUrl}${PATHS.lifecyclePolicy}>; rel="deprecation"\`, and \`rel="successor-version"\` when known.
 - Before deprecation none of these headers is sent.
 
 ## Rate limit
@@ -61,7 +62,7 @@ dataset or the representation does. Health, batch, search and every error are \`
 
 ## Contract
 
-The contract is the OpenAPI 3.1 document at ${config.baseUrl}/openapi.json, listed in the API catalog at
-${config.baseUrl}/.well-known/api-catalog.
+The contract is the OpenAPI 3.1 document at ${config.baseUrl}${PATHS.openapi}, listed in the API catalog at
+${config.baseUrl}${PATHS.apiCatalog}.
 `;
 }

@@ -2,6 +2,7 @@
 // answers carry a strong ETag and a public max-age, and a client that already holds the representation
 // gets 304 with no body. Everything else (errors, batch, search, health) says `no-store`.
 import { createHash } from 'node:crypto';
+import compress from '@fastify/compress';
 import type { FastifyInstance, onSendHookHandler } from 'fastify';
 
 export type CachePolicy = 'public' | 'no-store';
@@ -46,7 +47,7 @@ export function noneMatch(header: string | undefined, etag: string): boolean {
  * Runs after compression (it must be registered after @fastify/compress, whose hook is per route):
  * a compressed answer's ETag gets the coding appended, so gzip and identity bytes never share a strong tag.
  */
-export function registerCodingInEntityTag(app: FastifyInstance): void {
+function registerCodingInEntityTag(app: FastifyInstance): void {
   const tagCoding: onSendHookHandler = (_request, reply, payload, done) => {
     const etag = reply.getHeader('etag');
     if (typeof etag === 'string') reply.header('etag', codedTag(etag, reply.getHeader('content-encoding')));
@@ -81,4 +82,16 @@ export function registerCaching(app: FastifyInstance, maxAgeSeconds: number, dat
     // Fastify's HEAD handling, which runs after this hook, expects `undefined` for "no body".
     done(null, request.method === 'HEAD' ? undefined : null);
   });
+}
+
+const COMPRESSION_THRESHOLD_BYTES = 1024;
+
+/**
+ * Compression of bodies over 1 KiB for clients that accept it, and the coding named in the ETag. The
+ * compression layer's hook must run before the one that renames the tag: both are registered here, in
+ * that order.
+ */
+export async function registerCompression(app: FastifyInstance): Promise<void> {
+  await app.register(compress, { global: true, threshold: COMPRESSION_THRESHOLD_BYTES, encodings: ['br', 'gzip'] });
+  registerCodingInEntityTag(app);
 }

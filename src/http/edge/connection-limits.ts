@@ -6,10 +6,10 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Timeouts } from '../../config.js';
-import { type ErrorCode, errorCatalog, ServiceError } from '../../contract/index.js';
+import { type ErrorCode, errorBody, errorCatalog, ServiceError } from '../../contract/index.js';
 import { EXPOSED_HEADERS } from './cors.js';
 import { generateRequestId } from './edge-headers.js';
-import { errorBody, sendError } from './error-handler.js';
+import { sendError } from './error-handler.js';
 
 export const MAX_URL_LENGTH = 8 * 1024;
 export const MAX_HEADER_BYTES = 16 * 1024;

@@ -1,28 +1,18 @@
 // Every failure leaves the service as one ErrorResponse: client mistakes detected by Fastify, errors
 // the core raises, unknown paths, and anything unexpected (500, with no internals in the body).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ErrorResponse, errorCatalog, ServiceError } from '../../contract/index.js';
+import { errorBody, errorCatalog, ServiceError, validationFailure } from '../../contract/index.js';
 import { EXPOSED_HEADERS } from './cors.js';
 import { setEdgeHeaders } from './edge-headers.js';
-
-/** The one ErrorResponse body of a ServiceError. */
-export function errorBody(error: ServiceError, requestId: string): ErrorResponse {
-  return {
-    error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) },
-    requestId,
-  };
-}
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ServiceError): FastifyReply {
   return reply.code(errorCatalog[error.code].status).type('application/json; charset=utf-8').send(errorBody(error, request.id));
 }
 
-type ValidationIssue = NonNullable<FastifyError['validation']>[number];
-
 /** Translate what Fastify and its parsers throw into the catalog; null means "not a client mistake". */
 export function toServiceError(error: FastifyError): ServiceError | null {
   if (error instanceof ServiceError) return error;
-  if (error.validation) return fromValidation(error.validationContext, error.validation);
+  if (error.validation) return validationFailure(error.validationContext, error.validation);
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ServiceError('unsupported_media_type', 'The request body must be sent as `Content-Type: application/json`.');
@@ -47,38 +37,6 @@ export function toServiceError(error: FastifyError): ServiceError | null {
     return new ServiceError('bad_request');
   }
   return null;
-}
-
-function fromValidation(context: string | undefined, issues: ValidationIssue[]): ServiceError {
-  const first = issues[0];
-  if (context === 'querystring') {
-    const unknown = issues.find((i) => i.keyword === 'additionalProperties');
-    if (unknown) {
-      const parameter = String(unknown.params.additionalProperty);
-      return new ServiceError('unknown_parameter', `Unknown query parameter "${parameter}".`, { parameter });
-    }
-    const parameter = first?.instancePath.replace(/^\//, '') || String(first?.params.missingProperty ?? '');
-    return new ServiceError('invalid_parameter', `Query parameter "${parameter}" ${first?.message ?? 'is invalid'}.`, {
-      parameter,
-      problem: first?.message,
-    });
-  }
-  if (context === 'headers') {
-    const header = first?.instancePath.replace(/^\//, '') ?? '';
-    return new ServiceError('invalid_header', `Header "${header}" ${first?.message ?? 'is invalid'}.`, { header, problem: first?.message });
-  }
-  const problems = issues.map((i) => ({ pointer: i.instancePath || '/', problem: describeIssue(i) }));
-  return new ServiceError(
-    'invalid_body',
-    `The request body does not match the schema: ${problems.map((p) => `${p.pointer} ${p.problem}`).join('; ')}.`,
-    { problems },
-  );
-}
-
-function describeIssue(issue: ValidationIssue): string {
-  if (issue.keyword === 'additionalProperties') return `has unknown property "${String(issue.params.additionalProperty)}"`;
-  if (issue.keyword === 'uniqueItems') return 'must not repeat an identifier';
-  return issue.message ?? issue.keyword;
 }
 
 /**

@@ -2,16 +2,18 @@
 // a deprecation is configured. By default v1 is active and none of them is sent.
 import type { FastifyInstance } from 'fastify';
 import type { LifecycleConfig } from '../../config.js';
+import { PATHS } from '../shared/paths.js';
 
 export function lifecycleHeaders(lifecycle: LifecycleConfig, baseUrl: string): Record<string, string> {
   const headers: Record<string, string> = {};
   // Sunset without a deprecation would announce a shutdown of a version nobody was told is deprecated.
   if (!lifecycle.deprecation) return headers;
-  const links = [`<${baseUrl}/api-policy.md>; rel="deprecation"; type="text/markdown"`];
+  const policy = `${baseUrl}${PATHS.lifecyclePolicy}`;
+  const links = [`<${policy}>; rel="deprecation"; type="text/markdown"`];
   headers.deprecation = `@${Math.floor(lifecycle.deprecation.getTime() / 1000)}`;
   if (lifecycle.sunset) {
     headers.sunset = lifecycle.sunset.toUTCString();
-    links.push(`<${baseUrl}/api-policy.md>; rel="sunset"; type="text/markdown"`);
+    links.push(`<${policy}>; rel="sunset"; type="text/markdown"`);
   }
   if (lifecycle.successor) links.push(`<${lifecycle.successor}>; rel="successor-version"`);
   headers.link = links.join(', ');

@@ -1,12 +1,14 @@
 // A path that exists answers other methods with 405 and `Allow`, never a bare 404. Routes are
-// collected as they are declared; once all are, the missing methods of each path get a 405 route.
+// collected as they are declared; once all are, the missing methods of each path get a 405 route. The
+// order is held by one function, withMethodNotAllowed, rather than by the order of lines in a caller.
+import { METHODS } from 'node:http';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { ServiceError } from '../../contract/index.js';
 import { sendError } from './error-handler.js';
 
 const IS_405_ROUTE = Symbol('method-not-allowed');
 
-export function collectRoutes(app: FastifyInstance): Map<string, Set<string>> {
+function collectRoutes(app: FastifyInstance): Map<string, Set<string>> {
   const methodsByPath = new Map<string, Set<string>>();
   app.addHook('onRoute', (route: RouteOptions) => {
     if ((route.config as Record<symbol, unknown> | undefined)?.[IS_405_ROUTE] || route.url === '*') return;
@@ -17,7 +19,7 @@ export function collectRoutes(app: FastifyInstance): Map<string, Set<string>> {
   return methodsByPath;
 }
 
-export function registerMethodNotAllowed(app: FastifyInstance, methodsByPath: Map<string, Set<string>>): void {
+function registerMethodNotAllowed(app: FastifyInstance, methodsByPath: Map<string, Set<string>>): void {
   for (const [url, methods] of methodsByPath) {
     const allow = [...methods, 'OPTIONS'].join(', ');
     const others = app.supportedMethods.filter((m) => !methods.has(m) && m !== 'OPTIONS');
@@ -40,4 +42,19 @@ export function registerMethodNotAllowed(app: FastifyInstance, methodsByPath: Ma
       handler: () => undefined,
     });
   }
+}
+
+/**
+ * Registers the routes `register` declares, then a 405 route for every method each of their paths
+ * lacks. Every method node:http parses is routed first, so WebDAV's or `SEARCH` get 405 like any other.
+ */
+export async function withMethodNotAllowed(app: FastifyInstance, register: () => Promise<void>): Promise<void> {
+  for (const method of METHODS) {
+    // CONNECT never reaches routing (node:http emits it as its own event, see connection-limits.ts).
+    if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
+  }
+  const methodsByPath = collectRoutes(app);
+  await register();
+  if (methodsByPath.size === 0) throw new Error('withMethodNotAllowed: no route was declared');
+  registerMethodNotAllowed(app, methodsByPath);
 }

@@ -2,13 +2,12 @@
 // the table on a fresh McpServer. Schemas and argument checks are built once, here at load.
 import { McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger } from 'fastify';
-import { ServiceError } from '../../contract/index.js';
+import { requestCheck, ServiceError } from '../../contract/index.js';
 import { SERVICE_NAME, SERVICE_VERSION } from '../../version.js';
-import type { ServiceContext } from '../context.js';
-import { argumentsCheck } from './tool-arguments.js';
+import { tools } from '../shared/agent-tools.js';
+import type { SurfaceContext } from '../shared/context.js';
 import { toolAnswer, toolError } from './tool-results.js';
 import { toolInput, toolOutput } from './tool-schemas.js';
-import { tools } from './tools.js';
 
 const INSTRUCTIONS =
   'Read-only access to cleared public CVE records: look a record up by CVE id (get_cve_record, ' +
@@ -24,10 +23,10 @@ const registrations = tools.map((tool) => ({
   tool,
   inputSchema: toolInput(tool.input),
   outputSchema: toolOutput(tool.output),
-  check: argumentsCheck(tool.input, tool.arguments),
+  check: requestCheck(tool.input, tool.arguments),
 }));
 
-export function mcpServerFactory(ctx: ServiceContext, log: FastifyBaseLogger): McpServerFactory {
+export function mcpServerFactory(ctx: SurfaceContext, log: FastifyBaseLogger): McpServerFactory {
   return () => {
     const server = new McpServer(
       { name: SERVICE_NAME, title: 'Public CVE Records', version: SERVICE_VERSION, websiteUrl: ctx.config.baseUrl },

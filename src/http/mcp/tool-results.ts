@@ -4,15 +4,13 @@
 // message and details. It carries no `structuredContent`, which clients would check against the
 // tool's output schema.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ErrorResponse, ServiceError } from '../../contract/index.js';
+import { type ErrorResponse, errorMember, type ServiceError } from '../../contract/index.js';
 
 export function toolAnswer(data: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data as Record<string, unknown> };
 }
 
 export function toolError(error: ServiceError): CallToolResult {
-  const body: Pick<ErrorResponse, 'error'> = {
-    error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) },
-  };
+  const body: Pick<ErrorResponse, 'error'> = { error: errorMember(error) };
   return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
 }

@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { type BatchRequest, type ListQuery, operations, ServiceError } from '../../contract/index.js';
 import { batchGet } from '../../core/batch.js';
 import { listRecords } from '../../core/list.js';
-import type { ServiceContext } from '../context.js';
-import { operation, operationRoute } from './route-options.js';
+import type { SurfaceContext } from '../shared/context.js';
+import { operation, operationRoute } from '../shared/route-options.js';
 
-export function registerRecordRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+export function registerRecordRoutes(app: FastifyInstance, ctx: SurfaceContext): void {
   app.route(
     operationRoute(operation(operations, 'listPublicCveRecords'), (request) =>
       listRecords(ctx.store.current, request.query as ListQuery, ctx.cursors),

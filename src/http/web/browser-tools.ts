@@ -1,11 +1,10 @@
-// `/browser-tools.js`: the WebMCP tools of this service, one per public operation of the contract. The
+// The browser tools script (PATHS.browserTools): the WebMCP tools of this service, one per public operation of the contract. The
 // definitions are generated here from the operations table, input schemas included, and written into
 // the script, whose code (assets/browser-tools.js) only registers them and turns a call into a request.
 import type { TSchema } from 'typebox';
 import { type Operation, operations } from '../../contract/index.js';
+import { PATHS } from '../shared/paths.js';
 import { type Asset, JAVASCRIPT, ownAsset } from './static-assets.js';
-
-export const BROWSER_TOOLS_PATH = '/browser-tools.js';
 
 type ArgumentPlace = 'path' | 'query' | 'body';
 
@@ -58,5 +57,5 @@ export function browserToolsAsset(): Asset {
   const code = ownAsset('browser-tools.js').toString('utf8');
   if (code.split(PLACEHOLDER).length !== 2) throw new Error(`assets/browser-tools.js must name ${PLACEHOLDER} exactly once`);
   // JSON is JavaScript: the definitions become the literal the script's code is called with.
-  return { path: BROWSER_TOOLS_PATH, type: JAVASCRIPT, body: Buffer.from(code.replace(PLACEHOLDER, JSON.stringify(browserTools()))) };
+  return { path: PATHS.browserTools, type: JAVASCRIPT, body: Buffer.from(code.replace(PLACEHOLDER, JSON.stringify(browserTools()))) };
 }

@@ -1,12 +1,13 @@
 // The two forms that find records: search (the /ask search) and the exact filters of the list. Both
 // are plain GET forms to `/`, so every view is a URL; the page script only loads it in place.
 import { MAX_PROJECT_LENGTH, MAX_QUERY_LENGTH, RECORD_STATUSES } from '../../contract/index.js';
+import { PATHS } from '../shared/paths.js';
 import { type Html, html } from './html.js';
 import type { ProjectDirectory } from './project-directory.js';
 import { type ListView, STATUS_LABELS } from './record-view.js';
 
 export function searchForm(query: string | undefined): Html {
-  return html`<form class="search-form" role="search" action="/" method="get" data-enhance>
+  return html`<form class="search-form" role="search" action="${PATHS.home}" method="get" data-enhance>
 <label for="search-query">Search records</label>
 <div class="field-row">
 <input id="search-query" name="query" type="search" value="${query ?? ''}" maxlength="${MAX_QUERY_LENGTH}" autocomplete="off" aria-describedby="search-hint">
@@ -17,7 +18,7 @@ export function searchForm(query: string | undefined): Html {
 }
 
 export function filterForm(view: ListView, projects: ProjectDirectory): Html {
-  return html`<form class="filter-form" action="/" method="get" data-enhance>
+  return html`<form class="filter-form" action="${PATHS.home}" method="get" data-enhance>
 <fieldset>
 <legend>Filter the list</legend>
 <div>

@@ -13,8 +13,9 @@ import {
 import { listRecords } from '../../core/list.js';
 import { searchWhenReady } from '../../core/search/search.js';
 import type { Snapshot } from '../../core/snapshot.js';
-import { toNlwebResult } from '../ask/nlweb-results.js';
-import type { ServiceContext } from '../context.js';
+import type { SurfaceContext } from '../shared/context.js';
+import { PATHS } from '../shared/paths.js';
+import { toNlwebResult } from '../shared/result-shaping.js';
 import { filterForm, searchForm } from './finder-forms.js';
 import { type Html, html } from './html.js';
 import { renderPage, sendPage } from './page-layout.js';
@@ -29,7 +30,7 @@ const SNIPPET_CHARACTERS = 240;
 /** A query string the page cannot show, said in words for the person who typed it. */
 class ViewProblem extends Error {}
 
-export function homePage(ctx: ServiceContext): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
+export function homePage(ctx: SurfaceContext): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
   return async (request, reply) => {
     const snapshot = ctx.store.current;
     let view: ListView = {};
@@ -47,7 +48,7 @@ export function homePage(ctx: ServiceContext): (request: FastifyRequest, reply: 
     }
     const main = html`<h1>Cleared CVE records</h1>
 <p class="lede">Search and browse the cleared CVE records this service publishes. Programs can read the same
-records through the <a href="/docs">API</a>.</p>
+records through the <a href="${PATHS.apiReference}">API</a>.</p>
 <div class="finders">
 ${searchForm(view.query)}
 ${filterForm(view, projectDirectory(snapshot))}
@@ -56,7 +57,7 @@ ${results}`;
     return sendPage(
       reply,
       status,
-      renderPage({ title: titleOf(view), description: 'Search and browse cleared CVE records.', main, section: '/' }, snapshot),
+      renderPage({ title: titleOf(view), description: 'Search and browse cleared CVE records.', main, section: PATHS.home }, snapshot),
     );
   };
 }
@@ -89,7 +90,7 @@ function titleOf(view: ListView): string {
 }
 
 /** The same search and results /ask answers with, shown as a table of records. */
-async function searchResults(ctx: ServiceContext, snapshot: Snapshot, query: string): Promise<Html> {
+async function searchResults(ctx: SurfaceContext, snapshot: Snapshot, query: string): Promise<Html> {
   const found = await searchWhenReady(snapshot, query, SEARCH_RESULTS);
   const count = found.hits.length;
   const summary =
@@ -113,12 +114,12 @@ async function searchResults(ctx: ServiceContext, snapshot: Snapshot, query: str
     `Search results for “${query}”`,
     summary,
     html`<p class="reading">Read as: ${found.explanation.map((line, i) => html`${i > 0 ? '; ' : ''}<span>${line}</span>`)}.
-<a href="/" data-enhance>Show all records</a></p>
+<a href="${PATHS.home}" data-enhance>Show all records</a></p>
 ${count > 0 ? recordsTable('Search results, best first', ['Record', 'Project', 'Status', 'Score', 'Summary'], rows) : ''}`,
   );
 }
 
-function listResults(ctx: ServiceContext, snapshot: Snapshot, view: ListView): Html {
+function listResults(ctx: SurfaceContext, snapshot: Snapshot, view: ListView): Html {
   const page = listRecords(snapshot, { limit: PAGE_SIZE, project: view.project, status: view.status, cursor: view.cursor }, ctx.cursors);
   const { total, returned, nextCursor } = page.pagination;
   const filters = [view.project && `project ${view.project}`, view.status && `status ${STATUS_LABELS[view.status]}`].filter(Boolean);
@@ -160,7 +161,7 @@ ${spellings.map((name, i) => html`${i > 0 ? ' or ' : ''}${projectLink(name)}`)}?
 }
 
 function problemResults(message: string): Html {
-  return resultsSection('The page could not be shown', message, html`<p><a href="/" data-enhance>Show all records</a></p>`);
+  return resultsSection('The page could not be shown', message, html`<p><a href="${PATHS.home}" data-enhance>Show all records</a></p>`);
 }
 
 /** The part of the page a view changes; `data-summary` is what the page script announces. */

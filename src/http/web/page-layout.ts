@@ -1,6 +1,7 @@
 // The frame of every page: head, site header, footer, and the headers an HTML answer needs.
 import type { FastifyReply } from 'fastify';
 import type { Snapshot } from '../../core/snapshot.js';
+import { PATHS } from '../shared/paths.js';
 import { PAGE_CSP } from './content-security-policy.js';
 import { type Html, html } from './html.js';
 
@@ -15,10 +16,10 @@ export interface Page {
 }
 
 const SITE_SECTIONS = [
-  ['/', 'Records'],
-  ['/docs', 'API reference'],
-  ['/docs/guide.md', 'API guide'],
-  ['/openapi.json', 'OpenAPI'],
+  [PATHS.home, 'Records'],
+  [PATHS.apiReference, 'API reference'],
+  [PATHS.apiGuide, 'API guide'],
+  [PATHS.openapi, 'OpenAPI'],
 ] as const;
 
 export type SiteSection = (typeof SITE_SECTIONS)[number][0];
@@ -27,7 +28,7 @@ export type SiteSection = (typeof SITE_SECTIONS)[number][0];
 export function siteHeader(current: SiteSection | undefined): Html {
   return html`<a class="skip-link" href="#main">Skip to content</a>
 <header class="site-header">
-<a class="brand" href="/">${SITE_NAME}</a>
+<a class="brand" href="${PATHS.home}">${SITE_NAME}</a>
 <nav aria-label="Site">
 <ul>
 ${SITE_SECTIONS.map(([path, label]) => html`<li><a href="${path}"${path === current ? html` aria-current="page"` : ''}>${label}</a></li>`)}
@@ -44,12 +45,12 @@ export function renderPage(page: Page, snapshot: Snapshot): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${page.title} · ${SITE_NAME}</title>
 <meta name="description" content="${page.description}">
-<link rel="icon" href="/web/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/web/page.css">
-<link rel="alternate" type="application/json" href="/api/v1/cve-records" title="Records as JSON">
-<link rel="service-desc" type="application/openapi+json" href="/openapi.json">
-<script src="/web/page.js" defer></script>
-<script src="/browser-tools.js" defer></script>
+<link rel="icon" href="${PATHS.webAssets}/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="${PATHS.webAssets}/page.css">
+<link rel="alternate" type="application/json" href="${PATHS.records}" title="Records as JSON">
+<link rel="service-desc" type="application/openapi+json" href="${PATHS.openapi}">
+<script src="${PATHS.webAssets}/page.js" defer></script>
+<script src="${PATHS.browserTools}" defer></script>
 </head>
 <body>
 ${siteHeader(page.section)}
@@ -59,8 +60,8 @@ ${page.main}
 <footer class="site-footer">
 <p>${snapshot.size.toLocaleString('en-US')} cleared CVE records, last verified ${snapshot.lastVerified}. Read-only: no sign-in, no
 writes. Public access to a record is not authorization for security testing.</p>
-<p><a href="/docs">API reference</a> · <a href="/docs/guide.md">API guide</a> · <a href="/openapi.json">OpenAPI 3.1</a> ·
-<a href="/api-policy.md">Lifecycle policy</a> · <a href="/browser-tools.js">Browser tools (WebMCP)</a></p>
+<p><a href="${PATHS.apiReference}">API reference</a> · <a href="${PATHS.apiGuide}">API guide</a> · <a href="${PATHS.openapi}">OpenAPI 3.1</a> ·
+<a href="${PATHS.lifecyclePolicy}">Lifecycle policy</a> · <a href="${PATHS.browserTools}">Browser tools (WebMCP)</a></p>
 </footer>
 <p id="live-status" class="visually-hidden" role="status" aria-live="polite"></p>
 </body>

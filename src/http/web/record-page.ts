@@ -1,16 +1,16 @@
 // A page per record, `/records/CVE-…`: everything the service knows of it, with links to its project's
 // records, its public record and its JSON. An unknown or malformed id is a 404 page with a search form.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { API_PREFIX } from '../../contract/index.js';
-import type { ServiceContext } from '../context.js';
+import type { SurfaceContext } from '../shared/context.js';
+import { PATHS } from '../shared/paths.js';
 import { searchForm } from './finder-forms.js';
 import { html } from './html.js';
 import { renderPage, sendPage } from './page-layout.js';
 import { projectLink, publicRecordLink, STATUS_EXPLANATIONS, statusBadge } from './record-view.js';
 
-export const RECORD_PAGE_PATH = '/records/:recordId';
+export const RECORD_PAGE_ROUTE = `${PATHS.recordPages}/:recordId`;
 
-export function recordPage(ctx: ServiceContext): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
+export function recordPage(ctx: SurfaceContext): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
   return (request, reply) => {
     const { recordId } = request.params as { recordId: string };
     const snapshot = ctx.store.current;
@@ -22,8 +22,8 @@ ${searchForm(undefined)}`;
       return sendPage(reply, 404, renderPage({ title: `No record ${recordId}`, description: 'No such record.', main }, snapshot));
     }
     const { record, summary, published } = entry;
-    const json = `${API_PREFIX}/cve-records/${record.id}`;
-    const main = html`<nav class="breadcrumb" aria-label="Breadcrumb"><a href="/">Records</a> › <span aria-current="page">${record.id}</span></nav>
+    const json = `${PATHS.records}/${record.id}`;
+    const main = html`<nav class="breadcrumb" aria-label="Breadcrumb"><a href="${PATHS.home}">Records</a> › <span aria-current="page">${record.id}</span></nav>
 <h1>${record.id}</h1>
 <dl class="record-fields">
 <dt>Project</dt>

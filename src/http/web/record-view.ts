@@ -1,5 +1,6 @@
 // How a record, its project and its status read on the pages, and the page URLs that lead to them.
 import type { CveRecord, RecordStatus } from '../../contract/index.js';
+import { PATHS, recordPagePath } from '../shared/paths.js';
 import { type Html, html } from './html.js';
 
 export const STATUS_LABELS: Readonly<Record<RecordStatus, string>> = {
@@ -27,15 +28,11 @@ export function homeUrl(view: ListView): string {
     if (value) params.set(name, value);
   }
   const search = params.toString();
-  return search ? `/?${search}` : '/';
-}
-
-function recordUrl(id: string): string {
-  return `/records/${encodeURIComponent(id)}`;
+  return search ? `${PATHS.home}?${search}` : PATHS.home;
 }
 
 export function recordLink(record: CveRecord): Html {
-  return html`<a href="${recordUrl(record.id)}">${record.id}</a>`;
+  return html`<a href="${recordPagePath(record.id)}">${record.id}</a>`;
 }
 
 /**

@@ -1,5 +1,6 @@
-// The MCP tools, one entry each: the contract schemas of its arguments and answer, which REST request
-// part its arguments stand for, and the core call it makes. Nothing here knows the MCP wire format.
+// The agent tools, one entry each: the contract schemas of its arguments and answer, which REST request
+// part its arguments stand for, and the core call it makes. MCP serves them; /llms.txt names them.
+// Nothing here knows a wire format.
 import type { Static, TSchema } from 'typebox';
 import {
   BatchRequest,
@@ -15,6 +16,7 @@ import {
   RecordIdParams,
   RecordSearchArguments,
   RecordSearchResults,
+  type RequestPart,
   ServiceError,
   ServiceInfo,
 } from '../../contract/index.js';
@@ -22,10 +24,9 @@ import { batchGet } from '../../core/batch.js';
 import { listRecords } from '../../core/list.js';
 import { capabilities, health, sandbox } from '../../core/service-info.js';
 import type { RecordEntry } from '../../core/snapshot.js';
-import { toNlwebResult } from '../ask/nlweb-results.js';
-import type { ServiceContext } from '../context.js';
-import { agentSearch, searchAnswer } from './record-search.js';
-import type { ArgumentsKind } from './tool-arguments.js';
+import { agentSearch, searchAnswer } from './agent-search.js';
+import type { SurfaceContext } from './context.js';
+import { toNlwebResult } from './result-shaping.js';
 
 export interface Tool<I extends TSchema = TSchema, O extends TSchema = TSchema> {
   readonly name: string;
@@ -33,8 +34,9 @@ export interface Tool<I extends TSchema = TSchema, O extends TSchema = TSchema> 
   readonly description: string;
   readonly input: I;
   readonly output: O;
-  readonly arguments: ArgumentsKind;
-  run(args: Static<I>, ctx: ServiceContext): Static<O> | Promise<Static<O>>;
+  /** The REST request part the arguments stand for: a bad one fails as that part would. */
+  readonly arguments: RequestPart;
+  run(args: Static<I>, ctx: SurfaceContext): Static<O> | Promise<Static<O>>;
 }
 
 // Keeps each entry's run() typed against its own schemas while the table holds them all.
@@ -130,14 +132,14 @@ export const tools: readonly Tool[] = [
     output: ServiceInfo,
     arguments: 'querystring',
     run: (_args, ctx) => ({
-      health: health(),
-      capabilities: capabilities(ctx.config, ctx.store.current),
-      sandbox: sandbox(ctx.config, ctx.store.current),
+      health: health(ctx.description),
+      capabilities: capabilities(ctx.description, ctx.store.current),
+      sandbox: sandbox(ctx.description, ctx.store.current),
     }),
   }),
 ];
 
-function recordEntry(ctx: ServiceContext, id: string): RecordEntry {
+function recordEntry(ctx: SurfaceContext, id: string): RecordEntry {
   const entry = ctx.store.current.get(id);
   if (!entry) throw new ServiceError('record_not_found', `There is no record ${id}.`, { recordId: id });
   return entry;

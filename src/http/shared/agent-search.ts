@@ -3,8 +3,8 @@
 // without parsing a title.
 import { ASK_LIMIT, type CveRecord, type NlwebResult, type RecordSearchResults } from '../../contract/index.js';
 import { DEFAULT_SEARCH_PHRASE, searchWhenReady } from '../../core/search/search.js';
-import { toNlwebResult } from '../ask/nlweb-results.js';
-import type { ServiceContext } from '../context.js';
+import type { SurfaceContext } from './context.js';
+import { toNlwebResult } from './result-shaping.js';
 
 export interface AgentSearch {
   /** The query searched: the caller's (cut to the query bound), or the default phrase of /ask when it is blank. */
@@ -15,7 +15,7 @@ export interface AgentSearch {
   readonly hits: readonly { readonly record: CveRecord; readonly shown: NlwebResult }[];
 }
 
-export async function agentSearch(ctx: ServiceContext, query: string | undefined, limit: number = ASK_LIMIT.default): Promise<AgentSearch> {
+export async function agentSearch(ctx: SurfaceContext, query: string | undefined, limit: number = ASK_LIMIT.default): Promise<AgentSearch> {
   const text = query?.trim() || DEFAULT_SEARCH_PHRASE;
   const found = await searchWhenReady(ctx.store.current, text, limit);
   const { baseUrl, siteName } = ctx.config;
@@ -27,7 +27,7 @@ export async function agentSearch(ctx: ServiceContext, query: string | undefined
 }
 
 /** The answer of MCP `search_cve_records` and the data of an A2A reply. */
-export async function searchAnswer(ctx: ServiceContext, query: string | undefined, limit?: number): Promise<RecordSearchResults> {
+export async function searchAnswer(ctx: SurfaceContext, query: string | undefined, limit?: number): Promise<RecordSearchResults> {
   const { hits, ...reading } = await agentSearch(ctx, query, limit);
   return { ...reading, results: hits.map(({ record, shown }) => ({ record, score: shown.score, snippet: shown.snippet })) };
 }

@@ -1,11 +1,12 @@
 import type { NlwebResult } from '../../contract/index.js';
 import type { SearchHit } from '../../core/search/search.js';
+import { PATHS } from './paths.js';
 
 /** One search hit as an NLWeb result. A record with no public URL links to this service's own. */
 export function toNlwebResult(hit: SearchHit, baseUrl: string, site: string): NlwebResult {
   const { record, summary, published } = hit.entry;
   return {
-    url: record.url ?? `${baseUrl}/api/v1/cve-records/${record.id}`,
+    url: record.url ?? `${baseUrl}${PATHS.records}/${record.id}`,
     name: `${record.id} (${record.project})`,
     site,
     score: hit.score,

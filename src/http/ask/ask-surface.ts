@@ -1,15 +1,15 @@
 // GET and POST /ask: NLWeb-compatible search, as JSON or as a Server-Sent Events stream. The same search
 // answers both, so the stream and the JSON carry the same results for the same query.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AskQuery, errorCatalog, type NlwebResponse, operations } from '../../contract/index.js';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { AskQuery, errorMember, type NlwebResponse, operations, ServiceError } from '../../contract/index.js';
 import { searchWhenReady } from '../../core/search/search.js';
-import type { ServiceContext } from '../context.js';
-import { operation, operationRoute, rejectRepeatedParameters } from '../rest/route-options.js';
+import type { SurfaceContext } from '../shared/context.js';
+import { toNlwebResult } from '../shared/result-shaping.js';
+import { operation, operationRoute, rejectRepeatedParameters } from '../shared/route-options.js';
 import { type AskRequest, flattenStructuredBody, normalizeFlags, toAskRequest } from './ask-request.js';
 import { openEventStream } from './event-stream.js';
-import { toNlwebResult } from './nlweb-results.js';
 
-export async function registerAskRoute(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
+export const askSurface: FastifyPluginAsync<SurfaceContext> = async (app, ctx) => {
   const op = operation(operations, 'searchPublicRecordsWithNlweb');
 
   const answer = (params: AskQuery, request: FastifyRequest, reply: FastifyReply) => {
@@ -35,28 +35,26 @@ export async function registerAskRoute(app: FastifyInstance, ctx: ServiceContext
     },
   });
 
-  // POST takes a JSON object (flat or NLWeb structured) or a form; the form parser is scoped to /ask so
-  // other POSTs keep answering a form with 400 unsupported_media_type.
-  await app.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-      const fields: Record<string, string | string[]> = {};
-      for (const [name, value] of new URLSearchParams(body as string)) {
-        const seen = fields[name];
-        fields[name] = seen === undefined ? value : ([] as string[]).concat(seen, value);
-      }
-      done(null, fields);
-    });
-    scope.route({
-      ...operationRoute({ ...op, method: 'POST', query: undefined, body: AskQuery }, (request, reply) =>
-        answer((request.body ?? {}) as AskQuery, request, reply),
-      ),
-      preValidation: (request, _reply, done) => {
-        request.body = normalizeFlags(flattenStructuredBody(request.body));
-        done();
-      },
-    });
+  // POST takes a JSON object (flat or NLWeb structured) or a form; the form parser belongs to this
+  // surface, so other POSTs keep answering a form with 400 unsupported_media_type.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    const fields: Record<string, string | string[]> = {};
+    for (const [name, value] of new URLSearchParams(body as string)) {
+      const seen = fields[name];
+      fields[name] = seen === undefined ? value : ([] as string[]).concat(seen, value);
+    }
+    done(null, fields);
   });
-}
+  app.route({
+    ...operationRoute({ ...op, method: 'POST', query: undefined, body: AskQuery }, (request, reply) =>
+      answer((request.body ?? {}) as AskQuery, request, reply),
+    ),
+    preValidation: (request, _reply, done) => {
+      request.body = normalizeFlags(flattenStructuredBody(request.body));
+      done();
+    },
+  });
+};
 
 /**
  * The stream opens before the search runs, so a client sees `start` at once; a search that fails then
@@ -81,7 +79,8 @@ async function streamAnswer(
       }
     } catch (error) {
       request.log.error({ err: error }, 'search failed mid-stream');
-      await stream.send('error', { code: 'internal_error', message: errorCatalog.internal_error.message, requestId: request.id });
+      const { code, message } = errorMember(new ServiceError('internal_error'));
+      await stream.send('error', { code, message, requestId: request.id });
     }
   }
   await stream.send('complete', { query_id: ask.queryId, count, ...(understood ? { understood } : {}) });

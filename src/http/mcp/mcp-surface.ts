@@ -6,39 +6,37 @@
 // edge (request id, rate-limit, security and caching headers, compression, request log) wraps it like
 // any route; hijacking the socket for a Node adapter would bypass it.
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ServiceContext } from '../context.js';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../edge/json-limits.js';
+import type { SurfaceContext } from '../shared/context.js';
+import { PATHS } from '../shared/paths.js';
 import { mcpServerFactory } from './mcp-server.js';
 import { rebindingProtection } from './rebinding-protection.js';
 
-const MCP_PATH = '/mcp';
 const JSON_RPC_INVALID_REQUEST = -32600;
 
-export async function registerMcpRoute(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
+export const mcpSurface: FastifyPluginAsync<SurfaceContext> = async (app, ctx) => {
   // The SDK reports requests it rejects (an unknown protocol version, mismatched headers) and failures
   // to serve; the request log has their status, this line says why.
   const handler = createMcpHandler(mcpServerFactory(ctx, app.log), { onerror: (err) => app.log.info({ err }, 'mcp request not served') });
   app.addHook('onClose', () => handler.close());
 
-  await app.register(async (scope) => {
-    // The SDK reads the body itself: a malformed one is a JSON-RPC parse error, not a REST 400.
-    scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-    for (const hook of rebindingProtection(ctx.config)) scope.addHook('onRequest', hook);
-    scope.post(MCP_PATH, async (request, reply) => {
-      if (typeof request.body === 'string' && nestsDeeperThan(request.body)) {
-        // The SDK would copy and check such a message level by level until the stack overflows.
-        const message = `Invalid Request: JSON nested deeper than ${MAX_JSON_DEPTH} levels.`;
-        return reply
-          .code(400)
-          .type('application/json')
-          .send({ jsonrpc: '2.0', id: null, error: { code: JSON_RPC_INVALID_REQUEST, message } });
-      }
-      return sendResponse(reply, await handler.fetch(toWebRequest(request, ctx.config.baseUrl)));
-    });
+  // The SDK reads the body itself: a malformed one is a JSON-RPC parse error, not a REST 400.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  for (const hook of rebindingProtection(ctx.config)) app.addHook('onRequest', hook);
+  app.post(PATHS.mcp, async (request, reply) => {
+    if (typeof request.body === 'string' && nestsDeeperThan(request.body)) {
+      // The SDK would copy and check such a message level by level until the stack overflows.
+      const message = `Invalid Request: JSON nested deeper than ${MAX_JSON_DEPTH} levels.`;
+      return reply
+        .code(400)
+        .type('application/json')
+        .send({ jsonrpc: '2.0', id: null, error: { code: JSON_RPC_INVALID_REQUEST, message } });
+    }
+    return sendResponse(reply, await handler.fetch(toWebRequest(request, ctx.config.baseUrl)));
   });
-}
+};
 
 function toWebRequest(request: FastifyRequest, baseUrl: string): Request {
   const headers = new Headers();

@@ -1,0 +1,57 @@
+// The one table of the service's paths. Service links (capabilities, sandbox, the root index), the API
+// catalog, /llms.txt, the page's links, the lifecycle `Link` header and the OpenAPI document all read
+// their paths from here; the operations' own paths come from the contract's operations table.
+import { API_PREFIX, type OperationId, operations } from '../../contract/index.js';
+
+function operationPath(id: OperationId): string {
+  const found = operations.find((op) => op.operationId === id);
+  if (!found) throw new Error(`no operation ${id}`);
+  return found.path;
+}
+
+export const PATHS = {
+  home: '/',
+  apiPrefix: API_PREFIX,
+  health: operationPath('getAgentApiHealth'),
+  capabilities: operationPath('getServiceCapabilities'),
+  sandbox: operationPath('getPublicApiSandbox'),
+  records: operationPath('listPublicCveRecords'),
+  ask: operationPath('searchPublicRecordsWithNlweb'),
+  openapi: '/openapi.json',
+  apiCatalog: '/.well-known/api-catalog',
+  lifecyclePolicy: '/api-policy.md',
+  apiReference: '/docs',
+  apiGuide: '/docs/guide.md',
+  docsAssets: '/docs/assets',
+  llmsTxt: '/llms.txt',
+  mcp: '/mcp',
+  a2a: '/a2a',
+  agentCard: '/.well-known/agent-card.json',
+  browserTools: '/browser-tools.js',
+  webAssets: '/web',
+  recordPages: '/records',
+} as const;
+
+/** The path of one record's page. */
+export function recordPagePath(id: string): string {
+  return `${PATHS.recordPages}/${encodeURIComponent(id)}`;
+}
+
+/** Absolute links to the documents and endpoints of the service, as capabilities, the sandbox and `/` list them. */
+export function serviceLinks(baseUrl: string): Record<string, string> {
+  const at = (path: string) => `${baseUrl}${path}`;
+  return {
+    openapi: at(PATHS.openapi),
+    apiCatalog: at(PATHS.apiCatalog),
+    lifecyclePolicy: at(PATHS.lifecyclePolicy),
+    health: at(PATHS.health),
+    capabilities: at(PATHS.capabilities),
+    sandbox: at(PATHS.sandbox),
+    records: at(PATHS.records),
+    ask: at(PATHS.ask),
+    mcp: at(PATHS.mcp),
+    a2a: at(PATHS.a2a),
+    agentCard: at(PATHS.agentCard),
+    llmsTxt: at(PATHS.llmsTxt),
+  };
+}
