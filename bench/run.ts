@@ -9,7 +9,6 @@ import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
 import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
 import { search } from '../src/core/search/search.js';
-import { searchIndexOf } from '../src/core/search/search-index.js';
 import { createSnapshot } from '../src/core/snapshot.js';
 import { readCatalogFile } from '../src/sources/catalog-file.js';
 import { BIN, type Load, load, serveCatalog, spawnServer, table } from './support.js';
@@ -176,7 +175,7 @@ async function scale(): Promise<void> {
   // In-process: the same engine /ask runs, without HTTP.
   const snapshot = createSnapshot(await readCatalogFile(file));
   const buildStart = performance.now();
-  searchIndexOf(snapshot);
+  snapshot.search.get();
   const buildSeconds = (performance.now() - buildStart) / 1000;
   const times: number[] = [];
   for (let round = 0; round < 5; round++) {

@@ -5,6 +5,7 @@ import { EventSource } from 'eventsource';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCursorCodec } from '../src/core/cursor.js';
+import { Derived } from '../src/core/derived.js';
 import { createSnapshot, type Snapshot } from '../src/core/snapshot.js';
 import { SnapshotStore } from '../src/core/snapshot-store.js';
 import { buildServer } from '../src/http/server.js';
@@ -218,13 +219,14 @@ describe('the event stream', () => {
 
   it('turns a search that fails mid-stream into an error event, then complete', async () => {
     const config = testConfig();
-    // A snapshot whose records cannot be read: the search fails after the stream has started.
-    const broken = {
+    // A snapshot whose search index cannot be built: the search fails after the stream has started.
+    const broken: Snapshot = {
       ...createSnapshot(fixtureCatalog),
-      select: () => {
-        throw new Error('records unreadable');
-      },
-    } as Snapshot;
+      // biome-ignore lint/correctness/useYield: the build fails before its first step.
+      search: new Derived(function* () {
+        throw new Error('index unreadable');
+      }),
+    };
     const failing = await buildServer({ config, store: new SnapshotStore(broken), cursors: createCursorCodec(config.cursorSecret) });
     const url = await failing.listen({ host: '127.0.0.1', port: 0 });
     const { events } = await readStream(`${url}/ask?query=openssl&stream=true&query_id=f1`);

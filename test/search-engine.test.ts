@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogRecord } from '../src/contract/index.js';
 import { projectKeys } from '../src/core/search/project-index.js';
 import { DEFAULT_SEARCH_PHRASE, search, searchRecords } from '../src/core/search/search.js';
-import { prepareSearchIndex, searchIndexOf } from '../src/core/search/search-index.js';
 import { createSnapshot } from '../src/core/snapshot.js';
 import { fixtureCatalog, fixtureOrder } from './support/app.js';
 
@@ -104,10 +103,10 @@ describe('search engine', () => {
   });
 
   it('builds the index once per snapshot, and afresh for a reloaded one', () => {
-    const index = searchIndexOf(snapshot);
-    expect(searchIndexOf(snapshot)).toBe(index);
+    const index = snapshot.search.get();
+    expect(snapshot.search.get()).toBe(index);
     const reloaded = createSnapshot(catalog);
-    expect(searchIndexOf(reloaded)).not.toBe(index);
+    expect(reloaded.search.get()).not.toBe(index);
   });
 
   it('can build the index in steps, letting other work run between them, to the same answers', async () => {
@@ -119,10 +118,10 @@ describe('search engine', () => {
     });
     let ranBetweenSteps = false;
     setImmediate(() => (ranBetweenSteps = true));
-    const prepared = await prepareSearchIndex(large);
+    const prepared = await large.search.prepare();
     expect(ranBetweenSteps).toBe(true);
-    expect(searchIndexOf(large)).toBe(prepared);
-    expect(await prepareSearchIndex(large)).toBe(prepared);
+    expect(large.search.get()).toBe(prepared);
+    expect(await large.search.prepare()).toBe(prepared);
     expect(ids(search(large, 'project7 parser', 3).hits)).toEqual(
       ids(
         search(

@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { ServiceConfig } from '../config.js';
 import { createCursorCodec } from '../core/cursor.js';
-import { prepareSearchIndex } from '../core/search/search-index.js';
 import type { Snapshot } from '../core/snapshot.js';
 import { SnapshotStore } from '../core/snapshot-store.js';
 import { buildServer } from '../http/server.js';
@@ -25,7 +24,7 @@ export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
   const store = new SnapshotStore(snapshot);
   const app = await buildServer({ config, store, cursors: createCursorCodec(config.cursorSecret) }, { logger });
   // A reloaded snapshot is served only once its search index is built (in steps, between requests).
-  const live = keepCurrent(source, store, app.log, prepareSearchIndex);
+  const live = keepCurrent(source, store, app.log, (next) => next.search.prepare());
   const onHangup = () => void live.reload('SIGHUP');
   process.on('SIGHUP', onHangup);
   app.addHook('onClose', async () => {
@@ -48,7 +47,7 @@ export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
   destination.flush(); // the startup lines must not wait for the buffer to fill
   // The first catalog's index is built after listening, so the REST API answers at once; /ask waits for it.
   const indexStarted = Date.now();
-  void prepareSearchIndex(snapshot).then(() => app.log.info({ ms: Date.now() - indexStarted }, 'search index ready'));
+  void snapshot.search.prepare().then(() => app.log.info({ ms: Date.now() - indexStarted }, 'search index ready'));
 
   return app;
 }

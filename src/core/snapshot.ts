@@ -1,18 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { CatalogFile, CatalogRecord, CveRecord, RecordStatus } from '../contract/index.js';
+import type { CatalogFile, CatalogRecord, CveRecord } from '../contract/index.js';
 import { compareListingOrder } from './cve-id.js';
+import { Derived, derived } from './derived.js';
+import { type ProjectTable, projectTable } from './projects.js';
+import type { ListFilters, RecordEntry } from './record-entry.js';
+import { type SearchIndex, searchIndexSteps } from './search/search-index.js';
 
-export interface ListFilters {
-  readonly project?: string | undefined;
-  readonly status?: RecordStatus | undefined;
-}
-
-/** What the core keeps of a catalog record: the public view plus the fields only search reads. */
-export interface RecordEntry {
-  readonly record: CveRecord;
-  readonly summary: string | undefined;
-  readonly published: string | undefined;
-}
+export type { ListFilters, RecordEntry } from './record-entry.js';
 
 /**
  * An immutable view of one catalog version. Built once per load; requests only read it, and a reload
@@ -28,6 +22,10 @@ export interface Snapshot {
   /** Records matching the filters exactly, in listing order. */
   select(filters: ListFilters): readonly CveRecord[];
   entries(): Iterable<RecordEntry>;
+  /** The ranked-search structures, built on first use (or prepared in steps) and kept with the snapshot. */
+  readonly search: Derived<SearchIndex>;
+  /** The projects and their record counts, built on first use. */
+  readonly projects: Derived<ProjectTable>;
 }
 
 const NONE: readonly CveRecord[] = Object.freeze([]);
@@ -56,6 +54,7 @@ export function createSnapshot(catalog: CatalogFile): Snapshot {
     append(byBoth, bothKey(record.project, record.status), record);
   }
 
+  const inListingOrder = (): RecordEntry[] => ordered.map((record) => byId.get(record.id)!);
   return Object.freeze({
     version: contentVersion(catalog.lastVerified, sorted),
     lastVerified: catalog.lastVerified,
@@ -69,6 +68,8 @@ export function createSnapshot(catalog: CatalogFile): Snapshot {
       return ordered;
     },
     entries: () => byId.values(),
+    search: new Derived(() => searchIndexSteps(inListingOrder())),
+    projects: derived(() => projectTable(byId.values())),
   });
 }
 

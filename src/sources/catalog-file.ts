@@ -21,19 +21,24 @@ function formatProblems(file: string, problems: readonly CatalogProblem[]): stri
   return `${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${lines.join('\n')}${more}`;
 }
 
-export async function readCatalogFile(file: string): Promise<CatalogFile> {
+/** The file's JSON, not yet checked: a source hands it to loadSnapshot, which checks every catalog once. */
+export async function readCatalogJson(file: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
     throw new CatalogError(file, [{ pointer: '/', id: undefined, problem: `cannot read: ${(error as Error).message}` }]);
   }
-  let data: unknown;
   try {
-    data = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw new CatalogError(file, [{ pointer: '/', id: undefined, problem: `not valid JSON: ${(error as Error).message}` }]);
   }
+}
+
+/** The file as a checked catalog, for callers that read one outside a source (tests, the benchmark). */
+export async function readCatalogFile(file: string): Promise<CatalogFile> {
+  const data = await readCatalogJson(file);
   const problems = findCatalogProblems(data);
   if (problems.length > 0) throw new CatalogError(file, problems);
   return data as CatalogFile;

@@ -11,7 +11,8 @@ import { findCatalogProblems } from './catalog-validation.js';
 export interface CatalogSource {
   /** Names the source in logs and errors. */
   readonly name: string;
-  load(): Promise<CatalogFile>;
+  /** The catalog as read, not yet checked: loadSnapshot checks every catalog, whatever its source, once. */
+  load(): Promise<unknown>;
   /** Calls `changed` whenever the catalog may have changed, until closed. */
   watch(changed: () => void): void;
   close(): Promise<void>;
@@ -27,7 +28,7 @@ export async function loadSnapshot(source: CatalogSource): Promise<Snapshot> {
   const catalog = await source.load();
   const problems = findCatalogProblems(catalog);
   if (problems.length > 0) throw new CatalogError(source.name, problems);
-  return createSnapshot(catalog);
+  return createSnapshot(catalog as CatalogFile);
 }
 
 /**

@@ -2,8 +2,7 @@
 // deploy tools replace a file by renaming a new one over it, which ends a watch on the old inode.
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import type { CatalogFile } from '../contract/index.js';
-import { readCatalogFile } from './catalog-file.js';
+import { readCatalogJson } from './catalog-file.js';
 import type { CatalogSource } from './catalog-source.js';
 
 /** Writes usually arrive as several events; one reload after they settle is enough. */
@@ -14,7 +13,7 @@ export function fileSource(path: string): CatalogSource {
   let timer: NodeJS.Timeout | undefined;
   return {
     name: path,
-    load: (): Promise<CatalogFile> => readCatalogFile(path),
+    load: () => readCatalogJson(path),
     watch(changed) {
       watcher = watch(dirname(path), (_event, file) => {
         if (file !== null && file !== basename(path)) return;

@@ -1,8 +1,7 @@
 // The ranked-search structures of one snapshot: the scored word index over summary and project, its
-// vocabulary for prefix and typo look-ups, and the project names. Built on first use and kept as long
-// as the snapshot lives, so a reload (a new snapshot object) gets a fresh index and the old one is
-// collected with its snapshot.
-import type { RecordEntry, Snapshot } from '../snapshot.js';
+// vocabulary for prefix and typo look-ups, and the project names. The snapshot owns its index (see
+// Snapshot.search), so a reload gets a fresh one and the old one is collected with its snapshot.
+import type { RecordEntry } from '../record-entry.js';
 import { buildProjectIndex, type ProjectIndex } from './project-index.js';
 import { type Postings, textIndexSteps } from './text-index.js';
 import { Vocabulary } from './vocabulary.js';
@@ -19,52 +18,8 @@ export interface SearchIndex {
   readonly projects: ProjectIndex;
 }
 
-const built = new WeakMap<Snapshot, SearchIndex>();
-const preparing = new WeakMap<Snapshot, Promise<SearchIndex>>();
-
-/** The snapshot's index, built here and now if no one built it yet. */
-export function searchIndexOf(snapshot: Snapshot): SearchIndex {
-  let index = built.get(snapshot);
-  if (!index) {
-    const steps = searchIndexSteps(snapshot);
-    for (let step = steps.next(); ; step = steps.next()) {
-      if (step.done) {
-        index = step.value;
-        break;
-      }
-    }
-    built.set(snapshot, index);
-  }
-  return index;
-}
-
-/**
- * Builds the snapshot's index in steps, giving the event loop back between them, so that a server can
- * answer other requests while a large catalog is indexed. Resolves at once when the index exists.
- */
-export function prepareSearchIndex(snapshot: Snapshot): Promise<SearchIndex> {
-  const ready = built.get(snapshot);
-  if (ready) return Promise.resolve(ready);
-  let pending = preparing.get(snapshot);
-  if (!pending) {
-    pending = (async () => {
-      const steps = searchIndexSteps(snapshot);
-      for (let step = steps.next(); ; step = steps.next()) {
-        if (step.done) {
-          built.set(snapshot, step.value);
-          preparing.delete(snapshot);
-          return step.value;
-        }
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-    })();
-    preparing.set(snapshot, pending);
-  }
-  return pending;
-}
-
-function* searchIndexSteps(snapshot: Snapshot): Generator<void, SearchIndex, void> {
-  const entries = snapshot.select({}).map((record) => snapshot.get(record.id)!);
+/** Builds the index of records given in listing order, pausing between steps (see Derived). */
+export function* searchIndexSteps(entries: readonly RecordEntry[]): Generator<void, SearchIndex, void> {
   const positionsByProject = new Map<string, number[]>();
   entries.forEach((entry, position) => {
     const positions = positionsByProject.get(entry.record.project);

@@ -3,7 +3,6 @@
 import type { RecordEntry, Snapshot } from '../snapshot.js';
 import { type QueryUnderstanding, understandQuery, yearMatches } from './query-understanding.js';
 import { rankByWords } from './ranking.js';
-import { prepareSearchIndex, searchIndexOf } from './search-index.js';
 
 export interface SearchHit {
   readonly entry: RecordEntry;
@@ -26,8 +25,13 @@ export const DEFAULT_SEARCH_PHRASE = 'public CVE records';
  */
 const FILTER_ONLY_SCORE = 0.5;
 
+/** The text a search reads: the caller's, or the default phrase when it is blank (the one place it is applied). */
+export function queryToSearch(text: string | undefined): string {
+  return text?.trim() || DEFAULT_SEARCH_PHRASE;
+}
+
 export function search(snapshot: Snapshot, text: string, limit: number): SearchResult {
-  const understanding = understandQuery(text);
+  const understanding = understandQuery(queryToSearch(text));
   const { ids, statuses, years, terms } = understanding;
   const accept = (entry: RecordEntry) =>
     (statuses.length === 0 || statuses.includes(entry.record.status)) && yearMatches(years, idYear(entry.record.id));
@@ -48,7 +52,7 @@ export function search(snapshot: Snapshot, text: string, limit: number): SearchR
     return result(newest(snapshot, understanding, limit), ['no words to rank by: newest first']);
   }
 
-  const index = searchIndexOf(snapshot);
+  const index = snapshot.search.get();
   const acceptPosition = (position: number) =>
     (statuses.length === 0 || statuses.includes(index.entries[position]!.record.status)) && yearMatches(years, index.years[position]!);
   // Ask for as many more as there are named identifiers, which may be among the ranked records too.
@@ -66,7 +70,7 @@ export function search(snapshot: Snapshot, text: string, limit: number): SearchR
  * building in steps between requests; a caller waits for that build instead of starting another.
  */
 export async function searchWhenReady(snapshot: Snapshot, text: string, limit: number): Promise<SearchResult> {
-  await prepareSearchIndex(snapshot);
+  await snapshot.search.prepare();
   return search(snapshot, text, limit);
 }
 

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { ASK_LIMIT, type AskQuery, type AskStructuredBody } from '../../contract/index.js';
-import { DEFAULT_SEARCH_PHRASE } from '../../core/search/search.js';
+import { queryToSearch } from '../../core/search/search.js';
 
 export interface AskRequest {
   readonly query: string;
@@ -46,7 +46,7 @@ export function normalizeFlags(fields: unknown): unknown {
 export function toAskRequest(params: AskQuery, request: FastifyRequest): AskRequest {
   const accept = request.headers.accept ?? '';
   return {
-    query: params.query?.trim() || DEFAULT_SEARCH_PHRASE,
+    query: queryToSearch(params.query),
     queryId: params.query_id ?? randomUUID(),
     limit: params.limit ?? ASK_LIMIT.default,
     stream: params.stream ?? params.streaming ?? accept.includes('text/event-stream'),

@@ -2,7 +2,7 @@
 // scores and texts, and the records themselves beside them so an agent reads project and status
 // without parsing a title.
 import { ASK_LIMIT, type CveRecord, type NlwebResult, type RecordSearchResults } from '../../contract/index.js';
-import { DEFAULT_SEARCH_PHRASE, searchWhenReady } from '../../core/search/search.js';
+import { searchWhenReady } from '../../core/search/search.js';
 import type { SurfaceContext } from './context.js';
 import { toNlwebResult } from './result-shaping.js';
 
@@ -16,8 +16,7 @@ export interface AgentSearch {
 }
 
 export async function agentSearch(ctx: SurfaceContext, query: string | undefined, limit: number = ASK_LIMIT.default): Promise<AgentSearch> {
-  const text = query?.trim() || DEFAULT_SEARCH_PHRASE;
-  const found = await searchWhenReady(ctx.store.current, text, limit);
+  const found = await searchWhenReady(ctx.store.current, query ?? '', limit);
   const { baseUrl, siteName } = ctx.config;
   return {
     query: found.understanding.query,

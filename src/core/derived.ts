@@ -1,0 +1,45 @@
+// A structure derived from a snapshot (its search index, its project table), built once when first
+// needed and owned by the snapshot, so a reload (a new snapshot) gets fresh ones and the old ones are
+// collected with it. A build is a generator that pauses between steps, so it can run between requests.
+
+export class Derived<T> {
+  #value: T | undefined;
+  #pending: Promise<T> | undefined;
+
+  constructor(private readonly steps: () => Generator<void, T, void>) {}
+
+  /** The value, built here and now (in one go) if no one built it yet. */
+  get(): T {
+    if (this.#value === undefined) {
+      const steps = this.steps();
+      let step = steps.next();
+      while (!step.done) step = steps.next();
+      this.#value = step.value;
+    }
+    return this.#value;
+  }
+
+  /** The value once built in steps that give the event loop back between them; one build for all callers. */
+  prepare(): Promise<T> {
+    if (this.#value !== undefined) return Promise.resolve(this.#value);
+    this.#pending ??= (async () => {
+      const steps = this.steps();
+      for (let step = steps.next(); ; step = steps.next()) {
+        if (step.done) {
+          this.#value ??= step.value;
+          return this.#value;
+        }
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    })();
+    return this.#pending;
+  }
+}
+
+/** A derivation quick enough to build in one step. */
+export function derived<T>(build: () => T): Derived<T> {
+  // biome-ignore lint/correctness/useYield: a one-step build has nothing to pause for.
+  return new Derived(function* () {
+    return build();
+  });
+}
