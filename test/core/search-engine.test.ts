@@ -1,0 +1,191 @@
+// The search engine on small catalogs whose answers can be worked out by hand: score bands, filters,
+// ordering, the per-snapshot index, and the project-name rules.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { CatalogRecord } from '../../src/contract/index.js';
+import { projectKeys } from '../../src/core/search/project-index.js';
+import { DEFAULT_SEARCH_PHRASE, search, searchRecords } from '../../src/core/search/search.js';
+import { createSnapshot } from '../../src/core/snapshot.js';
+import { fixtureCatalog, fixtureOrder } from '../support/app.js';
+
+const record = (id: string, project: string, summary: string, status: CatalogRecord['status'] = 'public'): CatalogRecord => ({
+  id,
+  project,
+  status,
+  url: status === 'public' ? `https://www.cve.org/CVERecord?id=${id}` : null,
+  summary,
+});
+
+// Given out of listing order on purpose.
+const catalog = {
+  lastVerified: '2025-01-24',
+  records: [
+    record('CVE-2023-0002', 'https://github.com/curl/curl', 'Use after free in the curl HTTP proxy tunnel.'),
+    record('CVE-2024-0001', 'https://github.com/curl/curl', 'Cookie leak on redirect in curl.'),
+    record('CVE-2024-0002', 'OpenSSL', 'Timing side channel in RSA decryption.'),
+    record('CVE-2022-0001', 'OpenSSL', 'Heap overflow in the X.509 parser.'),
+    record('CVE-2024-0003', 'wget', 'Heap overflow when wget parses a reply, unlike curl.'),
+    record('CVE-2025-0001', 'OpenSSL', '', 'assigned-no-public-record'),
+    record('CVE-2021-0001', 'libxml2', 'Heap overflow in the libxml2 parser.'),
+  ],
+};
+const ids = (hits: readonly { entry: { record: { id: string } } }[]) => hits.map((hit) => hit.entry.record.id);
+
+describe('search engine', () => {
+  const snapshot = createSnapshot(catalog);
+
+  it('puts named identifiers first at 1, then ranked words, never one record twice', () => {
+    // Both other records say "heap overflow"; BM25 prefers the shorter summary, OpenSSL's.
+    const { hits } = search(snapshot, 'CVE-2021-0001 heap overflow', 10);
+    expect(ids(hits)).toEqual(['CVE-2021-0001', 'CVE-2022-0001', 'CVE-2024-0003']);
+    expect(hits[0]!.score).toBe(1);
+    expect(hits[1]!.score).toBeLessThanOrEqual(0.8);
+  });
+
+  it('gives a named project 0.9, newest first, above records that only mention it', () => {
+    const { hits, explanation } = search(snapshot, 'curl', 10);
+    expect(ids(hits)).toEqual(['CVE-2024-0001', 'CVE-2023-0002', 'CVE-2024-0003']);
+    expect(hits.map((hit) => hit.score)).toEqual([0.9, 0.9, expect.any(Number)]);
+    expect(hits[2]!.score).toBeLessThanOrEqual(0.8);
+    expect(explanation).toContain('project curl → https://github.com/curl/curl');
+  });
+
+  it('ranks a named project by the other words, in the band just below 0.9, and requires them', () => {
+    const { hits } = search(snapshot, 'openssl heap overflow', 10);
+    // wget and libxml2 have a heap overflow but no OpenSSL; OpenSSL's timing record has no heap overflow.
+    expect(ids(hits)).toEqual(['CVE-2022-0001']);
+    expect(hits[0]!.score).toBeGreaterThan(0.8);
+    expect(hits[0]!.score).toBeLessThanOrEqual(0.9);
+  });
+
+  it('falls back to the named project, low, when no record has every word', () => {
+    const { hits, explanation } = search(snapshot, 'curl timing', 10);
+    expect(ids(hits)).toEqual(['CVE-2024-0001', 'CVE-2023-0002']);
+    for (const hit of hits) expect(hit.score).toBeLessThanOrEqual(0.3);
+    expect(explanation).toContain('no record has every word: showing the named projects’ records');
+  });
+
+  it('answers nothing when a word matches nothing', () => {
+    expect(search(snapshot, 'openssl zzyzx', 10).hits).toEqual([]);
+  });
+
+  it('restricts every kind of hit by status and year', () => {
+    expect(ids(search(snapshot, 'openssl not public', 10).hits)).toEqual(['CVE-2025-0001']);
+    expect(ids(search(snapshot, 'heap overflow before 2022', 10).hits)).toEqual(['CVE-2021-0001']);
+    expect(ids(search(snapshot, 'CVE-2024-0002 assigned', 10).hits)).toEqual([]);
+  });
+
+  it('lists the newest records meeting the filters when no word is left', () => {
+    const { hits } = search(snapshot, DEFAULT_SEARCH_PHRASE, 3);
+    expect(ids(hits)).toEqual(['CVE-2024-0003', 'CVE-2024-0002', 'CVE-2024-0001']);
+    expect(new Set(hits.map((hit) => hit.score))).toEqual(new Set([0.5]));
+  });
+
+  it('reads a typo of a project name in a lower band than the name', () => {
+    const { hits } = search(snapshot, 'opnessl', 10);
+    expect(ids(hits).slice(0, 3)).toEqual(['CVE-2025-0001', 'CVE-2024-0002', 'CVE-2022-0001']);
+    expect(hits[0]!.score).toBeLessThan(0.9);
+    expect(hits[0]!.score).toBeGreaterThan(0.5);
+  });
+
+  it('answers a query of nothing but aliases without trying every spelling', () => {
+    // A name of 40 words lets a span of 32 aliased words be looked up: 2^32 spellings if nothing stopped it.
+    const longName = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
+    const withLongName = createSnapshot({ ...catalog, records: [...catalog.records, record('CVE-2020-0001', longName, 'Long name.')] });
+    const { hits } = search(withLongName, Array.from({ length: 40 }, () => 'py').join(' '), 10);
+    expect(hits).toEqual([]);
+  });
+
+  it('honours the limit', () => {
+    expect(search(snapshot, 'curl', 1).hits).toHaveLength(1);
+    expect(search(snapshot, 'curl', 0).hits).toEqual([]);
+    expect(searchRecords(snapshot, 'curl', 2)).toEqual(search(snapshot, 'curl', 2).hits);
+  });
+
+  it('builds the index once per snapshot, and afresh for a reloaded one', () => {
+    const index = snapshot.search.get();
+    expect(snapshot.search.get()).toBe(index);
+    const reloaded = createSnapshot(catalog);
+    expect(reloaded.search.get()).not.toBe(index);
+  });
+
+  it('can build the index in steps, letting other work run between them, to the same answers', async () => {
+    const large = createSnapshot({
+      lastVerified: '2025-01-24',
+      records: Array.from({ length: 20_000 }, (_, i) =>
+        record(`CVE-2024-${10_000 + i}`, `project${i % 50}`, `issue number ${i} in the parser`),
+      ),
+    });
+    let ranBetweenSteps = false;
+    setImmediate(() => (ranBetweenSteps = true));
+    const prepared = await large.search.prepare();
+    expect(ranBetweenSteps).toBe(true);
+    expect(large.search.get()).toBe(prepared);
+    expect(await large.search.prepare()).toBe(prepared);
+    expect(ids(search(large, 'project7 parser', 3).hits)).toEqual(
+      ids(
+        search(
+          createSnapshot({ lastVerified: '2025-01-24', records: [...large.entries()].map((e) => ({ ...e.record, summary: e.summary! })) }),
+          'project7 parser',
+          3,
+        ).hits,
+      ),
+    );
+  });
+
+  it('still finds identifiers and exact projects of the shared test catalog', () => {
+    const fixture = createSnapshot(fixtureCatalog);
+    expect(ids(searchRecords(fixture, 'CVE-2021-44228', 10))).toEqual(['CVE-2021-44228']);
+    expect(ids(searchRecords(fixture, 'openssl', 10))).toEqual(
+      fixtureOrder.filter((id) => ['CVE-2025-9999', 'CVE-2024-1234', 'CVE-2023-0001', 'CVE-2022-4450'].includes(id)),
+    );
+  });
+
+  it('never throws, and keeps scores in [0, 1], best first, within the limit', () => {
+    const words = fc.constantFrom(
+      'curl',
+      'openssl',
+      'heap',
+      'overflow',
+      'cve-2024-0001',
+      'not',
+      'public',
+      'before',
+      '2023',
+      'opnessl',
+      'libx',
+      'zz',
+      ' ',
+    );
+    const query = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 120 }),
+      fc.array(words, { maxLength: 8 }).map((parts) => parts.join(' ')),
+    );
+    fc.assert(
+      fc.property(query, fc.integer({ min: 0, max: 12 }), (text, limit) => {
+        const { hits } = search(snapshot, text, limit);
+        expect(hits.length).toBeLessThanOrEqual(limit);
+        expect(new Set(ids(hits)).size).toBe(hits.length);
+        hits.forEach((hit, i) => {
+          expect(hit.score).toBeGreaterThanOrEqual(0);
+          expect(hit.score).toBeLessThanOrEqual(1);
+          if (i > 0) expect(hit.score).toBeLessThanOrEqual(hits[i - 1]!.score);
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('project names', () => {
+  it('looks a repository URL or owner/repository name up by the repository too', () => {
+    expect(projectKeys('https://github.com/curl/curl')).toEqual([['https', 'github', 'com', 'curl', 'curl'], ['curl']]);
+    expect(projectKeys('github.com/go-resty/resty/v2')).toContainEqual(['resty']);
+    expect(projectKeys('vanna-ai/vanna')).toEqual([['vanna', 'ai', 'vanna'], ['vanna']]);
+  });
+
+  it('does not take a product name with a slash for a repository', () => {
+    expect(projectKeys('FAST/TOOLS')).toEqual([['fast', 'tools']]);
+    expect(projectKeys('iOS and iPadOS')).toEqual([['ios', 'ipados']]);
+  });
+});

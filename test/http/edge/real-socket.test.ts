@@ -1,0 +1,66 @@
+// The same API over a real TCP socket with undici: what inject cannot show (framing, keep-alive, raw URLs).
+import type { FastifyInstance } from 'fastify';
+import { Client } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp } from '../../support/app.js';
+
+let app: FastifyInstance;
+let client: Client;
+beforeAll(async () => {
+  app = await buildTestApp();
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as { port: number };
+  client = new Client(`http://127.0.0.1:${port}`);
+});
+afterAll(async () => {
+  await client.close();
+  await app.close();
+});
+
+describe('over a real socket', () => {
+  it('pages the list over one keep-alive connection', async () => {
+    let path = '/api/v1/cve-records?limit=3';
+    const ids: string[] = [];
+    for (;;) {
+      const response = await client.request({ method: 'GET', path });
+      expect(response.statusCode).toBe(200);
+      const body = (await response.body.json()) as { records: { id: string }[]; pagination: { nextCursor: string | null } };
+      ids.push(...body.records.map((r) => r.id));
+      if (!body.pagination.nextCursor) break;
+      path = `/api/v1/cve-records?limit=3&cursor=${encodeURIComponent(body.pagination.nextCursor)}`;
+    }
+    expect(ids).toHaveLength(8);
+  });
+
+  it('answers raw dot segments and undecodable URLs with a JSON 404 carrying the edge headers', async () => {
+    for (const path of ['/../api/v1/health', '/api/v1/cve-records/%ZZ', '/%']) {
+      const response = await client.request({ method: 'GET', path });
+      const body = (await response.body.json()) as { error: { code: string }; requestId: string };
+      expect(response.statusCode, path).toBe(404);
+      expect(body.error.code).toBe('not_found');
+      expect(response.headers['x-request-id']).toBe(body.requestId);
+      expect(response.headers['access-control-allow-origin']).toBe('*');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
+  it('posts a batch and gets the JSON answer', async () => {
+    const response = await client.request({
+      method: 'POST',
+      path: '/api/v1/cve-records/batch',
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'retry-1' },
+      body: JSON.stringify({ recordIds: ['CVE-2025-9999', 'CVE-2000-0001'] }),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(await response.body.json()).toMatchObject({ missing: ['CVE-2000-0001'] });
+  });
+
+  it('streams /ask as Server-Sent Events when asked by Accept', async () => {
+    const response = await client.request({ method: 'GET', path: '/ask?query=CVE-2025-9999', headers: { accept: 'text/event-stream' } });
+    expect(response.headers['content-type']).toMatch(/^text\/event-stream/);
+    const text = await response.body.text();
+    expect(text).toMatch(/^event: start\n/);
+    expect(text).toContain('event: result\ndata: {"index":0,"item":{"url":"https://www.cve.org/CVERecord?id=CVE-2025-9999"');
+    expect(text).toMatch(/event: complete\n/);
+  });
+});

@@ -1,0 +1,215 @@
+// Issue 7, the pages as HTML (what a browser without JavaScript gets): the list paged by cursor, the
+// filters, search through the /ask search, record pages, and what a bad link shows.
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NlwebResponse } from '../../../src/contract/index.js';
+import { PAGE_CSP } from '../../../src/http/web/content-security-policy.js';
+import { PAGE_SIZE, SEARCH_RESULTS } from '../../../src/http/web/home-page.js';
+import { buildTestApp, fixtureCatalog, fixtureOrder, loadDefaultCatalog } from '../../support/app.js';
+
+let app: FastifyInstance;
+let fixture: FastifyInstance;
+beforeAll(async () => {
+  app = await buildTestApp({ catalog: await loadDefaultCatalog() });
+  fixture = await buildTestApp({
+    catalog: {
+      ...fixtureCatalog,
+      records: [
+        ...fixtureCatalog.records,
+        {
+          id: 'CVE-2020-0001',
+          project: '<script>alert(1)</script>',
+          status: 'public',
+          url: 'https://www.cve.org/CVERecord?id=CVE-2020-0001',
+        },
+      ],
+    },
+  });
+});
+afterAll(async () => {
+  await app.close();
+  await fixture.close();
+});
+
+const page = (server: FastifyInstance, url: string) => server.inject({ url, headers: { accept: 'text/html' } });
+const decodeAmpersands = (text: string) => text.replaceAll('&amp;', '&');
+/** Record ids of the table rows, in order. */
+const rowIds = (body: string) => [...body.matchAll(/<th scope="row"><a href="\/records\/([^"]+)">/g)].map((m) => m[1]!);
+const nextHref = (body: string) => /<a href="([^"]+)" rel="next"/.exec(body)?.[1];
+
+describe('the list at /', () => {
+  it('shows the first page, newest first, with the page policy and a link to the next page', async () => {
+    const response = await page(app, '/');
+    expect(response.headers['content-security-policy']).toBe(PAGE_CSP);
+    const { records } = (await app.inject('/api/v1/cve-records?limit=50')).json() as { records: { id: string }[] };
+    expect(rowIds(response.body)).toEqual(records.map((r) => r.id));
+    expect(rowIds(response.body)).toHaveLength(PAGE_SIZE);
+    expect(response.body).toContain('<h2 id="results-heading" tabindex="-1">14,642 records</h2>');
+    expect(nextHref(response.body)).toMatch(/^\/\?cursor=/);
+  });
+
+  it('pages by cursor to the last page, keeping the filters, with a way back to the first', async () => {
+    const expected = (await loadDefaultCatalog()).records.filter((r) => r.project === 'Linux').length;
+    let url = '/?project=Linux';
+    const ids: string[] = [];
+    for (;;) {
+      const body = (await page(app, url)).body;
+      ids.push(...rowIds(body));
+      if (url !== '/?project=Linux') {
+        expect(body).toContain('<a href="/?project=Linux" data-enhance>First page</a>');
+        expect(body).toContain('(a later page)');
+      }
+      const next = nextHref(body);
+      if (!next) break;
+      url = decodeAmpersands(next);
+      expect(url).toMatch(/^\/\?project=Linux&cursor=/);
+    }
+    expect(ids).toHaveLength(expected);
+    expect(new Set(ids).size).toBe(expected);
+    expect(Math.ceil(expected / PAGE_SIZE)).toBeGreaterThan(2);
+  });
+
+  it('filters by exact project and status, and shows the filters in the form', async () => {
+    const { body } = await page(app, '/?project=OpenSSL&status=assigned-no-public-record');
+    const expected = (await loadDefaultCatalog()).records.filter(
+      (r) => r.project === 'OpenSSL' && r.status === 'assigned-no-public-record',
+    );
+    expect(rowIds(body).sort()).toEqual(expected.map((r) => r.id).sort());
+    expect(body).toContain(`${expected.length} records · project OpenSSL · status Assigned, not yet public`);
+    expect(body).toContain('name="project" value="OpenSSL"');
+    expect(body).toContain('<option value="assigned-no-public-record" selected>');
+    expect(body).toMatch(/<title>Records: OpenSSL, Assigned, not yet public · Public CVE Records<\/title>/);
+  });
+
+  it('treats empty fields as absent, as a form without JavaScript sends them', async () => {
+    expect(rowIds((await page(fixture, '/?project=&status=')).body)).toEqual(rowIds((await page(fixture, '/')).body));
+    expect(rowIds((await page(fixture, '/')).body)).toEqual([...fixtureOrder, 'CVE-2020-0001']);
+  });
+
+  it('suggests the exact spelling of a project typed in another case', async () => {
+    const { body } = await page(fixture, '/?project=OPENSSL');
+    expect(body).toContain('No records with project OPENSSL.');
+    expect(body).toMatch(/Did you mean\s+<a href="\/\?project=openssl" data-enhance><bdi>openssl<\/bdi><\/a>\?/);
+  });
+
+  it('suggests the most common projects in the project field', async () => {
+    const { body } = await page(app, '/');
+    const suggested = [...body.matchAll(/<option value="([^"]+)"><\/option>/g)].map((m) => m[1]);
+    expect(suggested.slice(0, 2)).toEqual(['Linux', 'MySQL Server']);
+  });
+});
+
+describe('search at /?query=', () => {
+  it('shows the records /ask finds for the query, in its order, with its scores and its reading', async () => {
+    const query = 'openssl since 2024';
+    const { body } = await page(app, `/?query=${encodeURIComponent(query)}`);
+    const ask = (await app.inject(`/ask?query=${encodeURIComponent(query)}&limit=${SEARCH_RESULTS}`)).json() as NlwebResponse;
+    expect(ask.results.length).toBeGreaterThan(0);
+    expect(rowIds(body)).toEqual(ask.results.map((r) => r.name.split(' ')[0]));
+    const scores = [...body.matchAll(/<td class="number">([\d.]+)<\/td>/g)].map((m) => m[1]);
+    expect(scores).toEqual(ask.results.map((r) => r.score.toFixed(2)));
+    for (const line of ask.understood!) expect(body).toContain(`<span>${line.replaceAll('>', '&gt;')}</span>`);
+    expect(body).toContain('value="openssl since 2024"');
+  });
+
+  it('says so when nothing matches', async () => {
+    const { body } = await page(fixture, '/?query=CVE-1999-0001');
+    expect(body).toContain('No records match “CVE-1999-0001”.');
+    expect(rowIds(body)).toEqual([]);
+  });
+});
+
+describe('bad links', () => {
+  it.each([
+    ['/?status=published', '“published” is not a status.'],
+    ['/?cursor=forged', 'This page link is not valid any more'],
+    ['/?project=a&project=b', '“project” is given more than once.'],
+    [`/?query=${'x'.repeat(513)}`, '“query” is longer than 512 characters.'],
+  ])('%s is a 400 page saying what is wrong', async (url, message) => {
+    const response = await page(app, url);
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.body).toContain(message);
+    expect(response.headers['cache-control']).toBe('no-store');
+  });
+});
+
+describe('record pages at /records/{id}', () => {
+  it('shows every field, the summary and links to the project, the public record and the JSON', async () => {
+    const response = await page(app, '/records/CVE-2024-6119');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-security-policy']).toBe(PAGE_CSP);
+    expect(response.headers.etag).toBeDefined();
+    const { body } = response;
+    expect(body).toContain('<h1>CVE-2024-6119</h1>');
+    expect(body).toContain('<a href="/?project=OpenSSL" data-enhance><bdi>OpenSSL</bdi></a>');
+    expect(body).toContain('<span class="status status-public">Public</span>');
+    expect(body).toContain('<time datetime="2024-09-03">2024-09-03</time>');
+    expect(body).toContain('href="https://www.cve.org/CVERecord?id=CVE-2024-6119"');
+    expect(body).toContain('Possible denial of service in X.509 name checks');
+    expect(body).toContain('<a href="/api/v1/cve-records/CVE-2024-6119" type="application/json">');
+  });
+
+  it('says a record without public record has none yet', async () => {
+    const { body } = await page(fixture, '/records/CVE-2023-0001');
+    expect(body).toContain('Assigned, not yet public');
+    expect(body).toContain('<dt>Public record</dt>\n<dd>None yet.</dd>');
+  });
+
+  it.each(['/records/CVE-1999-0001', '/records/not-an-id'])('%s is a 404 page with a search form', async (url) => {
+    const response = await page(app, url);
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.body).toContain('<form class="search-form" role="search" action="/" method="get" data-enhance>');
+  });
+
+  it('escapes what it shows: a record cannot inject markup', async () => {
+    const { body } = await page(fixture, '/records/CVE-2020-0001');
+    expect(body).not.toContain('<script>alert(1)</script>');
+    expect(body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect((await page(fixture, '/records/%3Cb%3E')).body).toContain('<h1>No record &lt;b&gt;</h1>');
+  });
+});
+
+describe('defence in depth (issue 11, item 13)', () => {
+  const hostile = [{ id: 'CVE-2020-0002', project: 'evil\u202Eelif.exe\u200B', status: 'public' as const, url: 'javascript:alert(1)' }];
+  let served: FastifyInstance;
+  beforeAll(async () => {
+    // A snapshot built around validation (as a test can): the page must still never link script.
+    served = await buildTestApp({ catalog: { ...fixtureCatalog, records: [...fixtureCatalog.records, ...hostile] } });
+  });
+  afterAll(() => served.close());
+
+  it('never renders a record url that is not http(s) as a link', async () => {
+    for (const url of ['/records/CVE-2020-0002', `/?project=${encodeURIComponent(hostile[0]!.project)}`]) {
+      const { body } = await page(served, url);
+      expect(body).toContain('CVE-2020-0002');
+      expect(body).not.toContain('href="javascript:');
+    }
+  });
+
+  it('isolates project names with <bdi>, so right-to-left overrides and zero-width characters cannot reorder the page', async () => {
+    const { body } = await page(served, '/records/CVE-2020-0002');
+    expect(body).toContain('<bdi>evil\u202Eelif.exe\u200B</bdi>');
+    const list = await page(served, '/');
+    expect(list.body).toContain('<bdi>evil\u202Eelif.exe\u200B</bdi>');
+  });
+});
+
+describe('files of the pages', () => {
+  it.each([
+    ['/web/page.css', 'text/css; charset=utf-8'],
+    ['/web/page.js', 'text/javascript; charset=utf-8'],
+    ['/web/favicon.svg', 'image/svg+xml'],
+    ['/browser-tools.js', 'text/javascript; charset=utf-8'],
+    ['/docs/assets/swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+    ['/docs/assets/swagger-ui.css', 'text/css; charset=utf-8'],
+    ['/docs/assets/api-reference.js', 'text/javascript; charset=utf-8'],
+  ])('%s is served as %s, cacheable', async (url, type) => {
+    const response = await app.inject(url);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe(type);
+    expect(response.headers['cache-control']).toMatch(/^public, max-age=/);
+    expect((await app.inject({ url, headers: { 'if-none-match': String(response.headers.etag) } })).statusCode).toBe(304);
+  });
+});

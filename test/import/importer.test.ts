@@ -1,0 +1,266 @@
+// Issue 5, the importer: CVE JSON 5 from directory trees, files, zips and nested zips; selection by
+// cleared ids, assigner and date; every bad input reported with its file and counted, never a crash.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RECORDS_FILE } from '../../src/cli/serve-options.js';
+import { importRecords } from '../../src/import/importer.js';
+import { readInputs } from '../../src/import/inputs.js';
+import { runCli } from '../support/cli.js';
+import { fixturePath, repositoryPath, SAMPLE_ZIP } from '../support/paths.js';
+import { zipBytes } from '../support/zip-writer.js';
+
+const fixtures = fixturePath;
+const RECORDS_ZIP = fixtures('import/records.zip');
+
+const run = (paths: string[], options: Partial<Parameters<typeof importRecords>[1]> = {}) =>
+  importRecords(readInputs(paths), { lastVerified: '2025-01-24', ...options });
+
+describe('inputs', () => {
+  it('reads a directory tree in the cvelistV5 layout', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'tree-'));
+    await mkdir(join(root, 'cves', '2023', '5xxx'), { recursive: true });
+    await cp(fixtures('cve-json5/v51-published.CVE-2023-5365.json'), join(root, 'cves', '2023', '5xxx', 'CVE-2023-5365.json'));
+    await cp(fixtures('cve-json5/v50-rejected.CVE-2024-3514.json'), join(root, 'cves', '2023', '5xxx', 'CVE-2024-3514.json'));
+    await writeFile(join(root, 'cves', 'notes.txt'), 'ignored');
+    const result = await run([root]);
+    expect(result.read).toBe(2);
+    expect(result.catalog.records.map((r) => r.id)).toEqual(['CVE-2023-5365']);
+    expect(result.skipped.rejected).toBe(1);
+  });
+
+  it('reads single files and several inputs together, rejecting a second copy of an id as a duplicate', async () => {
+    const file = fixtures('cve-json5/v51-published.CVE-2023-5365.json');
+    const result = await run([file, fixtures('cve-json5/en-us.CVE-2019-1183.json'), file]);
+    expect(result.imported).toBe(2);
+    expect(result.problems).toEqual([
+      { category: 'duplicate', source: file, detail: 'CVE-2023-5365 was already imported from another file' },
+    ]);
+  });
+
+  it('reads a zip, reporting each bad entry with its file and counting every skip by reason', async () => {
+    const result = await run([RECORDS_ZIP]);
+    expect(result.read).toBe(16);
+    expect(result.imported).toBe(9);
+    expect(result.skipped).toMatchObject({ rejected: 2, 'no-project-name': 2, duplicate: 1, 'invalid-json': 1, 'unreadable-entry': 1 });
+    const bySource = Object.fromEntries(result.problems.map((p) => [p.source.split('!/')[1], `${p.category}: ${p.detail}`]));
+    expect(bySource['../outside/CVE-2024-8888.json']).toBe("unreadable-entry: entry path escapes with '..'");
+    expect(bySource['cvelistV5-main/cves/2024/9xxx/CVE-2024-9999.json']).toMatch(/^invalid-json: /);
+    expect(bySource['cvelistV5-main/cves/delta/CVE-2023-5365.json']).toMatch(/^duplicate: CVE-2023-5365/);
+    expect(bySource['cvelistV5-main/cves/2024/41xxx/CVE-2024-41482.json']).toMatch(/^no-project-name: /);
+    // Nothing silently dropped: every entry read is imported or counted.
+    const skippedEntries = Object.entries(result.skipped).reduce((sum, [, n]) => sum + n, 0);
+    expect(result.imported + skippedEntries).toBe(result.read);
+  });
+
+  it('reads a zip nested in a zip, as the release zips hold cves.zip', async () => {
+    const result = await run([fixtures('import/release.zip')]);
+    expect(result.read).toBe(5);
+    expect(result.imported + result.skipped['no-project-name'] + result.skipped.rejected).toBe(5);
+    expect(result.imported).toBeGreaterThan(0);
+  });
+
+  it('reports a truncated archive and a missing path as unreadable inputs, and goes on with the others', async () => {
+    const result = await run([fixtures('import/truncated.zip'), '/no/such/dir', fixtures('cve-json5/en-us.CVE-2019-1183.json')]);
+    expect(result.skipped['unreadable-input']).toBe(2);
+    expect(result.problems.map((p) => p.source)).toEqual([fixtures('import/truncated.zip'), '/no/such/dir']);
+    expect(result.catalog.records.map((r) => r.id)).toEqual(['CVE-2019-1183']);
+  });
+});
+
+describe('selection', () => {
+  it('imports only cleared ids; a cleared id without a published record is assigned with a null url', async () => {
+    const cleared = new Map<string, string | undefined>([
+      ['CVE-2023-5365', undefined],
+      ['CVE-2025-0042', 'Example Project'],
+      ['CVE-2025-0043', undefined],
+    ]);
+    const result = await run([RECORDS_ZIP], { cleared });
+    expect(result.catalog.records).toEqual([
+      { id: 'CVE-2025-0042', project: 'Example Project', status: 'assigned-no-public-record', url: null },
+      expect.objectContaining({ id: 'CVE-2023-5365', status: 'public', url: 'https://www.cve.org/CVERecord?id=CVE-2023-5365' }),
+    ]);
+    expect(result.skipped['not-cleared']).toBeGreaterThan(0);
+    expect(result.problems.find((p) => p.source === 'CVE-2025-0043')?.category).toBe('no-project-name');
+  });
+
+  it('names an unnamed record through the override map', async () => {
+    const overrides = new Map([
+      ['CVE-2024-41482', 'Named By Operator'],
+      ['CVE-2024-28277', 'School Task Manager'],
+    ]);
+    const result = await run([RECORDS_ZIP], { overrides });
+    expect(result.catalog.records.find((r) => r.id === 'CVE-2024-41482')?.project).toBe('Named By Operator');
+    expect(result.skipped['no-project-name']).toBe(0);
+  });
+
+  it('filters by assigner and by publication date', async () => {
+    const microsoft = await run([RECORDS_ZIP], { assigner: 'MICROSOFT' });
+    expect(microsoft.catalog.records.map((r) => r.id).sort()).toEqual(['CVE-2019-1183', 'CVE-2022-35798']);
+    const recent = await run([RECORDS_ZIP], { since: '2024-01-01' });
+    expect(recent.catalog.records.every((r) => (r.published ?? '') >= '2024-01-01')).toBe(true);
+    expect(recent.skipped['before-since']).toBeGreaterThan(0);
+  });
+});
+
+describe('cve-records import and validate', () => {
+  it('writes a catalog, prints a summary by reason, lists bad input on stderr; --strict fails on it', async () => {
+    const out = join(await mkdtemp(join(tmpdir(), 'import-')), 'catalog.json');
+    const plain = await runCli(['import', RECORDS_ZIP, '--out', out, '--last-verified', '2025-02-01']);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/read: +16 entries/);
+    expect(plain.stdout).toMatch(/imported: +9 published records/);
+    expect(plain.stdout).toMatch(/invalid-json +1 \(bad input/);
+    expect(plain.stderr).toContain("../outside/CVE-2024-8888.json: unreadable-entry: entry path escapes with '..'");
+    expect(JSON.parse(await readFile(out, 'utf8')).lastVerified).toBe('2025-02-01');
+    expect((await runCli(['validate', out])).stdout).toMatch(/valid, 9 records/);
+    expect((await runCli(['import', RECORDS_ZIP, '--out', out, '--strict'])).code).toBe(1);
+  });
+
+  it('refuses bad options and bad id lists with exit code 2', async () => {
+    const list = join(await mkdtemp(join(tmpdir(), 'ids-')), 'ids.txt');
+    await writeFile(list, 'CVE-2024-1\nnot-an-id\n');
+    const bad = await runCli(['import', RECORDS_ZIP, '--ids', list]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`${list}:2: "not-an-id" is not a CVE id`);
+    expect((await runCli(['import'])).code).toBe(2);
+    expect((await runCli(['import', RECORDS_ZIP, '--since', 'yesterday'])).code).toBe(2);
+  });
+
+  it('validate prints every problem with its location', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'validate-')), 'bad.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        lastVerified: '2025-01-01',
+        records: [
+          { id: 'CVE-2024-1234', project: 'x', status: 'gone', url: null },
+          { id: 'CVE-2024-1234', project: 'y', status: 'public', url: 'not a url' },
+        ],
+      }),
+    );
+    const { code, stdout } = await runCli(['validate', file]);
+    expect(code).toBe(1);
+    expect(stdout).toContain(`${file}: /records/0/status (CVE-2024-1234)`);
+    expect(stdout).toContain(`${file}: /records/1/url (CVE-2024-1234)`);
+    expect(stdout).toMatch(/\/records\/1\b.*duplicate/);
+  });
+
+  it.skipIf(!existsSync(SAMPLE_ZIP))(
+    'rebuilds the embedded dataset byte for byte from the shared sample and the cleared ids',
+    async () => {
+      const out = join(await mkdtemp(join(tmpdir(), 'dataset-')), 'cve-records.json');
+      const { code, stdout } = await runCli([
+        'import',
+        SAMPLE_ZIP,
+        '--ids',
+        repositoryPath('data/cleared-ids.txt'),
+        '--last-verified',
+        '2025-01-24',
+        '--out',
+        out,
+        '--strict',
+      ]);
+      expect(code).toBe(0);
+      expect(stdout).toContain('public 14602, assigned-no-public-record 40');
+      // Compared as a verdict, not with toEqual: a diff of two 10 MB buffers would exhaust the heap.
+      expect((await readFile(out)).equals(await readFile(DEFAULT_RECORDS_FILE))).toBe(true);
+    },
+    240_000,
+  );
+});
+
+// Issue 11: what an adversarial campaign found in the importer. Each test is named after its finding.
+describe('hostile inputs (issue 11)', () => {
+  const record = (id: string) =>
+    readFile(fixtures('cve-json5/v51-published.CVE-2023-5365.json'), 'utf8').then((text) => text.replaceAll('CVE-2023-5365', id));
+  const scratch = () => mkdtemp(join(tmpdir(), 'hostile-'));
+
+  it('import --strict with an unreadable input does not overwrite --out (item 3)', async () => {
+    const dir = await scratch();
+    const out = join(dir, 'catalog.json');
+    expect((await runCli(['import', RECORDS_ZIP, '--out', out])).code).toBe(0);
+    const before = await readFile(out);
+    const strict = await runCli(['import', RECORDS_ZIP, join(dir, 'missing.zip'), '--out', out, '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('written:   nothing (--strict, and some input was bad)');
+    expect(await readFile(out)).toEqual(before);
+    // Without --strict, an import that could read nothing at all writes nothing either.
+    const nothing = await runCli(['import', join(dir, 'missing.zip'), '--out', out]);
+    expect(nothing.code).toBe(1);
+    expect(await readFile(out)).toEqual(before);
+    expect((await readdir(dir)).sort()).toEqual(['catalog.json']); // no temporary file left behind
+  });
+
+  it('a nested zip is not copied to temporary disk beyond a bound of the archive size (item 4)', async () => {
+    const dir = await scratch();
+    // 2.2 GB declared for the inner zip of a tiny archive: refused before a byte is written to disk.
+    const inner = zipBytes([{ name: 'cves/CVE-2023-5365.json', data: await record('CVE-2023-5365') }]);
+    const bomb = join(dir, 'nested-bomb.zip');
+    await writeFile(bomb, zipBytes([{ name: 'cves.zip', data: inner, declaredSize: 2_200_000_000 }]));
+    const result = await run([bomb]);
+    expect(result.imported).toBe(0);
+    expect(result.problems[0]).toMatchObject({ category: 'unreadable-input', source: bomb });
+    expect(result.problems[0]!.detail).toMatch(/refused as a zip bomb at cves\.zip/);
+    // A real nested zip of the same shape still imports.
+    const real = join(dir, 'release.zip');
+    await writeFile(real, zipBytes([{ name: 'cves.zip', data: inner }]));
+    expect((await run([real])).catalog.records.map((r) => r.id)).toEqual(['CVE-2023-5365']);
+  });
+
+  it('entries sharing one compressed body are refused, not each inflated in full (item 5)', async () => {
+    const dir = await scratch();
+    const text = await record('CVE-2023-5365');
+    const shared = join(dir, 'shared-body.zip');
+    await writeFile(
+      shared,
+      zipBytes([
+        { name: 'a/CVE-2023-5365.json', data: text },
+        ...Array.from({ length: 50 }, (_, i) => ({ name: `b/copy-${i}.json`, data: '', sharesBodyOf: 'a/CVE-2023-5365.json' })),
+      ]),
+    );
+    const result = await run([shared]);
+    expect(result.imported).toBe(1);
+    expect(result.skipped['unreadable-entry']).toBe(50);
+    expect(result.problems.every((p) => p.detail.includes('shares its compressed data with another entry'))).toBe(true);
+    // Entries that each declare a great deal: the whole archive's bound stops them before any is inflated.
+    const declared = join(dir, 'declared.zip');
+    await writeFile(
+      declared,
+      zipBytes(Array.from({ length: 20 }, (_, i) => ({ name: `CVE-2024-${1000 + i}.json`, data: '{}', declaredSize: 50_000_000 }))),
+    );
+    const bounded = await run([declared]);
+    expect(bounded.problems.at(-1)).toMatchObject({ category: 'unreadable-input' });
+    expect(bounded.problems.at(-1)!.detail).toMatch(/would inflate to more than 268435456 bytes/);
+  });
+
+  it('directory inputs: invalid UTF-8 is reported, link loops end, a FIFO is not read, links out of the tree are not followed (item 12)', async () => {
+    const root = await scratch();
+    await mkdir(join(root, 'cves', '2023'), { recursive: true });
+    await writeFile(join(root, 'cves', '2023', 'CVE-2023-5365.json'), await record('CVE-2023-5365'));
+    await writeFile(join(root, 'cves', '2023', 'latin1.json'), Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x7d]));
+    await symlink(join(root, 'cves'), join(root, 'cves', '2023', 'loop'));
+    await symlink(join(root, 'cves'), join(root, 'cves', 'loop2'));
+    await symlink('/etc/passwd', join(root, 'cves', 'passwd.json'));
+    execFileSync('mkfifo', [join(root, 'cves', 'fifo.json')]);
+    const result = await run([root]);
+    expect(result.catalog.records.map((r) => r.id)).toEqual(['CVE-2023-5365']);
+    const bySource = Object.fromEntries(result.problems.map((p) => [p.source.slice(root.length + 1), p.detail]));
+    expect(bySource).toEqual({
+      'cves/2023/latin1.json': 'not valid UTF-8',
+      'cves/fifo.json': 'not a regular file: not read',
+      'cves/passwd.json': 'symbolic link leads outside the tree or nowhere: not followed',
+    });
+    expect(JSON.stringify(result)).not.toContain('root:');
+  }, 20_000);
+
+  it('a file that is not JSON is reported without quoting its text', async () => {
+    const dir = await scratch();
+    await writeFile(join(dir, 'secret.json'), 'root:x:0:0:root:/root:/bin/bash');
+    const result = await run([dir]);
+    expect(result.problems).toEqual([{ category: 'invalid-json', source: join(dir, 'secret.json'), detail: 'not valid JSON' }]);
+  });
+});

@@ -1,0 +1,157 @@
+// Issue 7, the SDK against a running service: every method, pagination to the end, batches over 50,
+// the stream of a search, and error answers as typed errors.
+import { CveRecordsClient, CveRecordsError, type SearchEvent } from '@public-cve-records/sdk';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BATCH_MAX_IDS } from '../../src/contract/index.js';
+import { buildTestApp, fixtureCatalog, fixtureOrder, loadDefaultCatalog } from '../support/app.js';
+
+let app: FastifyInstance;
+let baseUrl: string;
+/** Every request the client sent, as `METHOD path?query`, in order. */
+let sent: string[];
+let client: CveRecordsClient;
+
+beforeAll(async () => {
+  app = await buildTestApp({ catalog: await loadDefaultCatalog() });
+  baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+});
+afterAll(() => app.close());
+
+function recordingClient(url = baseUrl): CveRecordsClient {
+  sent = [];
+  return new CveRecordsClient({
+    baseUrl: url,
+    fetch: (input, init) => {
+      const target = new URL(String(input));
+      sent.push(`${init?.method ?? 'GET'} ${target.pathname}${target.search}`);
+      return fetch(input, init);
+    },
+  });
+}
+
+describe('SDK: one method per operation', () => {
+  beforeAll(() => {
+    client = recordingClient();
+  });
+
+  it('health, capabilities and sandbox return the service documents', async () => {
+    expect(await client.health()).toMatchObject({ status: 'ok', readOnly: true, assessmentExecution: false });
+    const capabilities = await client.capabilities();
+    expect(capabilities.capabilities).toContain('listPublicCveRecords');
+    expect(capabilities.dataset?.records).toBe((await loadDefaultCatalog()).records.length);
+    expect(await client.sandbox()).toMatchObject({ mode: 'sandbox', readOnly: true, persistent: false });
+  });
+
+  it('records.list returns one filtered page and records.get one record', async () => {
+    const page = await client.records.list({ project: 'Linux', status: 'public', limit: 5 });
+    expect(page.records).toHaveLength(5);
+    expect(page.records.every((record) => record.project === 'Linux' && record.status === 'public')).toBe(true);
+    expect(page.pagination.nextCursor).toEqual(expect.any(String));
+    const next = await client.records.list({ project: 'Linux', status: 'public', limit: 5, cursor: page.pagination.nextCursor! });
+    expect(next.records[0]!.id).not.toBe(page.records[0]!.id);
+
+    const first = page.records[0]!;
+    expect(await client.records.get(first.id)).toEqual(first);
+  });
+
+  it('search returns the /ask answer for a query given as text or as parameters', async () => {
+    const { id } = (await loadDefaultCatalog()).records[0]!;
+    const answer = await client.search(id);
+    expect(answer.results[0]).toMatchObject({ name: expect.stringContaining(id), score: 1 });
+    expect(answer.query).toBe(id);
+    const limited = await client.search({ query: 'linux kernel', limit: 3 });
+    expect(limited.results).toHaveLength(3);
+    expect(sent.at(-1)).toBe('GET /ask?query=linux+kernel&limit=3');
+  });
+
+  it('searchStream yields start, each result in rank order, then complete, as the JSON answer has them', async () => {
+    const events: SearchEvent[] = [];
+    for await (const event of client.searchStream({ query: 'openssl', limit: 4 })) events.push(event);
+    expect(events.map((e) => e.event)).toEqual(['start', 'result', 'result', 'result', 'result', 'complete']);
+    const json = await client.search({ query: 'openssl', limit: 4 });
+    const items = events.flatMap((e) => (e.event === 'result' ? [e.data.item] : []));
+    expect(items).toEqual(json.results);
+    const start = events.find((e): e is Extract<SearchEvent, { event: 'start' }> => e.event === 'start');
+    expect(events.at(-1)).toMatchObject({ event: 'complete', data: { query_id: start?.data.query_id, count: 4 } });
+  });
+
+  it('searchStream stops the stream when the loop is left early', async () => {
+    const seen: string[] = [];
+    for await (const event of client.searchStream('Linux')) {
+      seen.push(event.event);
+      if (event.event === 'result') break;
+    }
+    expect(seen).toEqual(['start', 'result']);
+  });
+});
+
+describe('SDK: walks', () => {
+  it('records.listAll walks every cursor to the end, in listing order, 100 a page', async () => {
+    client = recordingClient();
+    const ids: string[] = [];
+    for await (const record of client.records.listAll({ project: 'Linux' })) ids.push(record.id);
+    const total = (await loadDefaultCatalog()).records.filter((record) => record.project === 'Linux').length;
+    expect(ids).toHaveLength(total);
+    expect(new Set(ids).size).toBe(total);
+    expect(sent.filter((line) => line.startsWith('GET /api/v1/cve-records?'))).toHaveLength(Math.ceil(total / 100));
+  });
+
+  it('records.listAll honours a smaller limit and ends on the last page', async () => {
+    const fixture = await buildTestApp({ catalog: fixtureCatalog });
+    client = recordingClient(await fixture.listen({ host: '127.0.0.1', port: 0 }));
+    const ids: string[] = [];
+    for await (const record of client.records.listAll({ limit: 3 })) ids.push(record.id);
+    expect(ids).toEqual(fixtureOrder);
+    expect(sent).toHaveLength(3);
+    await fixture.close();
+  });
+
+  it('records.batchGet takes any number of ids: drops duplicates, sends 50 a call, keeps the caller order', async () => {
+    client = recordingClient();
+    const known = (await client.records.list({ limit: 100 })).records.map((record) => record.id);
+    // 100 known ids in reverse listing order, 25 unknown ones between them, and duplicates of both.
+    const unknown = Array.from({ length: 25 }, (_, i) => `CVE-1999-${9000 + i}`);
+    const asked = known.toReversed().flatMap((id, i) => (i < 25 ? [id, unknown[i]!] : [id]));
+    const withDuplicates = [...asked, ...asked.slice(0, 30)];
+    sent = [];
+
+    const answer = await client.records.batchGet(withDuplicates);
+
+    expect(answer.records.map((record) => record.id)).toEqual(known.toReversed());
+    expect(answer.missing).toEqual(unknown);
+    expect(sent).toEqual(Array(Math.ceil(asked.length / BATCH_MAX_IDS)).fill('POST /api/v1/cve-records/batch'));
+  });
+
+  it('records.batchGet of no ids answers without a request', async () => {
+    client = recordingClient();
+    expect(await client.records.batchGet([])).toEqual({ records: [], missing: [] });
+    expect(sent).toEqual([]);
+  });
+});
+
+describe('SDK: error answers', () => {
+  it('maps a 404 to CveRecordsError with status, code, message, details and requestId, and never retries it', async () => {
+    client = recordingClient();
+    const error = await client.records.get('CVE-1999-0001').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CveRecordsError);
+    expect(error).toMatchObject({
+      name: 'CveRecordsError',
+      status: 404,
+      code: 'record_not_found',
+      message: 'There is no record CVE-1999-0001.',
+      details: { recordId: 'CVE-1999-0001' },
+      requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    expect(sent).toHaveLength(1);
+  });
+
+  it('maps a 400 and never retries it', async () => {
+    client = recordingClient();
+    const error = (await client.records.list({ cursor: 'not-a-cursor' }).catch((e: unknown) => e)) as CveRecordsError;
+    expect(error).toMatchObject({ status: 400, code: 'invalid_cursor', message: expect.any(String), requestId: expect.any(String) });
+    const batch = (await client.records.batchGet(['not-an-id']).catch((e: unknown) => e)) as CveRecordsError;
+    expect(batch).toMatchObject({ status: 400, code: 'invalid_body' });
+    expect(sent).toHaveLength(2);
+  });
+});
