@@ -2,28 +2,38 @@
 // file and/or PostgreSQL, with a progress line on a terminal and a summary of what was read, imported
 // and skipped, by reason. Every bad input is listed with its file.
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { writeCatalogFile } from '../import/catalog-writer.js';
+import { parseAliasTable } from '../import/canonical-projects.js';
+import { formatOf, writeCatalogFile } from '../import/catalog-writer.js';
 import { IdListError, parseIdList } from '../import/id-list.js';
 import { BAD_INPUT, type ImportResult, importRecords, SKIP_CATEGORIES } from '../import/importer.js';
 import { readInputs } from '../import/inputs.js';
+import { NAMING_STEPS } from '../import/project-naming.js';
 import { findCatalogProblems } from '../sources/catalog-validation.js';
 import { upsertCatalog } from '../sources/postgres/database.js';
 import { databaseUrl, UsageError } from './serve-options.js';
 
 export const IMPORT_HELP = `Usage: cve-records import <path>... [options]
 
-Reads CVE JSON 5.0/5.1 records from directory trees (cvelistV5 checkouts), .json files and .zip archives
-(release zips, nested zips included) and writes a catalog.
+Reads CVE JSON 5.x records from directory trees (cvelistV5 checkouts), .json files and .zip archives
+(release zips, nested zips included) and writes a catalog. Every published record is imported: its
+project is named by a cascade (CNA product, CNA vendor, ADP product, repository, description) and
+canonicalised (one name per project; see docs/OPERATIONS.md, "Project names").
 
 Options:
-  --out FILE             catalog file to write (default cve-records.json; with --to-database, only when given)
+  --out FILE             catalog to write, by its name: FILE.json, FILE.json.gz, or FILE.snapshot (what the
+                         server starts fastest on); repeat for several (default cve-records.json; with
+                         --to-database, only when given)
   --last-verified DATE   the catalog's lastVerified (default: today, UTC)
   --ids FILE             the cleared ids, one "CVE-ID[<TAB>project]" per line: only these are imported, and a
                          listed id without a published record becomes assigned-no-public-record
   --assigner NAME        only records of this CNA (cveMetadata.assignerShortName)
   --since DATE           only records published on or after DATE
   --overrides FILE       project names, one "CVE-ID<TAB>project" per line, winning over the records' own
+  --project-aliases FILE curated project spellings (default: the data/project-aliases.tsv shipped with the service)
+  --workers N            threads that parse and map records (default: one per core)
   --strict               write nothing and exit 1 when any input was bad (unreadable, invalid, duplicate, unnamed)
   --to-database          upsert into PostgreSQL (--database-url or CVE_RECORDS_DATABASE_URL) in one transaction
   --database-url URL     PostgreSQL to import into
@@ -36,7 +46,9 @@ export async function runImport(args: string[], env: NodeJS.ProcessEnv): Promise
     allowPositionals: true,
     strict: true,
     options: {
-      out: { type: 'string' },
+      out: { type: 'string', multiple: true },
+      'project-aliases': { type: 'string' },
+      workers: { type: 'string' },
       'last-verified': { type: 'string' },
       ids: { type: 'string' },
       assigner: { type: 'string' },
@@ -58,6 +70,12 @@ export async function runImport(args: string[], env: NodeJS.ProcessEnv): Promise
   const database = values['to-database'] ? databaseUrl(values['database-url'] ?? env.CVE_RECORDS_DATABASE_URL) : undefined;
   if (values['to-database'] && !database) throw new UsageError('--to-database needs --database-url or CVE_RECORDS_DATABASE_URL');
 
+  const outs = values.out ?? (database ? [] : ['cve-records.json']);
+  for (const out of outs) if (!formatOf(out)) throw new UsageError(`--out ${out}: name a .json, .json.gz or .snapshot file`);
+  const workers = values.workers === undefined ? availableParallelism() : Number(values.workers);
+  if (!Number.isInteger(workers) || workers < 0 || workers > 64)
+    throw new UsageError(`--workers: expected 0 to 64, got "${values.workers}"`);
+  const aliases = parseAliasTable(await readText(values['project-aliases'] ?? DEFAULT_PROJECT_ALIASES));
   const cleared = values.ids ? await idList(values.ids, false) : undefined;
   const overrides = values.overrides ? await idList(values.overrides, true) : undefined;
   const progress = progressLine();
@@ -67,6 +85,8 @@ export async function runImport(args: string[], env: NodeJS.ProcessEnv): Promise
     ...(values.assigner ? { assigner: values.assigner } : {}),
     ...(since ? { since } : {}),
     ...(overrides ? { overrides: overrides as Map<string, string> } : {}),
+    aliases,
+    workers,
     onEntry: progress.update,
   });
   progress.done(result.read);
@@ -91,8 +111,7 @@ export async function runImport(args: string[], env: NodeJS.ProcessEnv): Promise
     return 1;
   }
   const written: string[] = [];
-  if (values.out !== undefined || !database) {
-    const out = values.out ?? 'cve-records.json';
+  for (const out of outs) {
     const bytes = await writeCatalogFile(out, result.catalog);
     written.push(`${out} (${bytes} bytes)`);
   }
@@ -112,6 +131,10 @@ function summary(result: ImportResult, written: string[]): string {
     `read:      ${result.read} entries`,
     `imported:  ${result.imported} published records`,
     `assigned:  ${result.assigned} cleared ids without a published record`,
+    `named by:  ${NAMING_STEPS.filter((step) => result.namedBy[step] > 0)
+      .map((step) => `${step} ${result.namedBy[step]}`)
+      .join(', ')}`,
+    `projects:  ${new Set(result.catalog.records.map((record) => record.project)).size} (${result.catalog.projects?.length ?? 0} with other spellings)`,
     `skipped:   ${skippedTotal}`,
     ...SKIP_CATEGORIES.filter((c) => result.skipped[c] > 0).map(
       (c) => `  ${c.padEnd(18)} ${result.skipped[c]}${BAD_INPUT.has(c) ? ' (bad input, listed on stderr)' : ''}`,
@@ -142,6 +165,17 @@ function progressLine(): { update: (read: number) => void; done: (read: number) 
       process.stderr.write('\n');
     },
   };
+}
+
+/** The curated project spellings shipped with the service. */
+const DEFAULT_PROJECT_ALIASES = fileURLToPath(new URL('../../data/project-aliases.tsv', import.meta.url));
+
+async function readText(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+  }
 }
 
 async function idList(file: string, projectRequired: boolean): Promise<Map<string, string | undefined>> {

@@ -5,12 +5,12 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_TIMEOUTS, type ServiceConfig } from '../config.js';
 import { parseTrustProxy } from '../http/edge/client-address.js';
 
-export const DEFAULT_RECORDS_FILE = fileURLToPath(new URL('../../data/cve-records.json', import.meta.url));
+export const DEFAULT_RECORDS_FILE = fileURLToPath(new URL('../../data/cve-records.json.gz', import.meta.url));
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const flags = {
-  records: { env: 'CVE_RECORDS_FILE', help: 'catalog file to serve', default: 'data/cve-records.json (embedded)' },
+  records: { env: 'CVE_RECORDS_FILE', help: 'catalog file to serve', default: 'data/cve-records.json.gz (embedded)' },
   'database-url': {
     env: 'CVE_RECORDS_DATABASE_URL',
     help: 'PostgreSQL holding the records (instead of --records); replicas follow its changes',

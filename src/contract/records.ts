@@ -111,9 +111,20 @@ export const CatalogRecord = Type.Object(
 );
 export type CatalogRecord = Static<typeof CatalogRecord>;
 
+/** A project of a catalog and the other spellings its records were published under, for search. */
+export const CatalogProject = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: MAX_PROJECT_LENGTH }),
+    aliases: Type.Array(Type.String({ minLength: 1 })),
+  },
+  { additionalProperties: false },
+);
+export type CatalogProject = Static<typeof CatalogProject>;
+
 export const CatalogFile = Type.Object(
   {
     lastVerified: Type.String({ format: 'date' }),
+    projects: Type.Optional(Type.Array(CatalogProject)),
     records: Type.Array(CatalogRecord),
   },
   { additionalProperties: false },

@@ -1,7 +1,8 @@
-import { type CveRecord, type CveRecordPage, PAGE_LIMIT, type RecordStatus } from '../contract/index.js';
+import { type CveRecordPage, PAGE_LIMIT, type RecordStatus } from '../contract/index.js';
 import type { CursorCodec } from './cursor.js';
 import { compareListingOrder } from './cve-id.js';
 import type { Snapshot } from './snapshot.js';
+import { recordsAt } from './snapshot.js';
 
 export const PAGE_SCHEMA_VERSION = '1.0';
 
@@ -12,14 +13,30 @@ export interface ListQuery {
   readonly status?: RecordStatus | undefined;
 }
 
+/**
+ * A page of the records meeting the filters. The cursor names the last record of the previous page, so
+ * the page starts by bisection in the smallest list that applies, whatever its depth; a record the
+ * cursor names that is gone since (a reload) still marks the place where it was.
+ */
 export function listRecords(snapshot: Snapshot, query: ListQuery, cursors: CursorCodec): CveRecordPage {
   const limit = query.limit ?? PAGE_LIMIT.default;
   const filters = { project: query.project, status: query.status };
-  const matching = snapshot.select(filters);
-  const start = query.cursor === undefined ? 0 : firstAfter(matching, cursors.decode(query.cursor, filters));
-  const records = matching.slice(start, start + limit);
+  const candidates = snapshot.filters.candidates(filters);
+  const { positions, accept } = candidates;
+  const start = query.cursor === undefined ? 0 : firstAfter(snapshot, positions, cursors.decode(query.cursor, filters));
+  const page: number[] = [];
+  let more = false;
+  for (let i = start; i < positions.length; i++) {
+    const position = positions[i]!;
+    if (accept && !accept(position)) continue;
+    if (page.length === limit) {
+      more = true;
+      break;
+    }
+    page.push(position);
+  }
+  const records = recordsAt(snapshot, page);
   const last = records.at(-1);
-  const hasMore = start + limit < matching.length;
   return {
     schemaVersion: PAGE_SCHEMA_VERSION,
     lastVerified: snapshot.lastVerified,
@@ -27,20 +44,21 @@ export function listRecords(snapshot: Snapshot, query: ListQuery, cursors: Curso
     pagination: {
       limit,
       returned: records.length,
-      total: matching.length,
-      nextCursor: hasMore && last ? cursors.encode(last.id, filters) : null,
+      total: snapshot.filters.total(filters, candidates),
+      nextCursor: more && last ? cursors.encode(last.id, filters) : null,
     },
   };
 }
 
-/** Index of the first record that comes after `id` in listing order (binary search). */
-function firstAfter(records: readonly CveRecord[], id: string): number {
+/** Index in `positions` of the first record that comes after `id` in listing order (bisection). */
+function firstAfter(snapshot: Snapshot, positions: Int32Array, id: string): number {
+  const { ids } = snapshot.table;
   let low = 0;
-  let high = records.length;
+  let high = positions.length;
   while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (compareListingOrder(records[mid]!.id, id) <= 0) low = mid + 1;
-    else high = mid;
+    const middle = (low + high) >>> 1;
+    if (compareListingOrder(ids[positions[middle]!]!, id) <= 0) low = middle + 1;
+    else high = middle;
   }
   return low;
 }

@@ -1,6 +1,6 @@
 // The projects of a snapshot: how many records each has, and the spellings of a name in any case (the
 // exact filter is case-sensitive, so a person typing "OPENSSL" is pointed at "OpenSSL").
-import type { RecordEntry } from './record-entry.js';
+import type { RecordTable } from './record-table.js';
 
 export interface ProjectTable {
   /** Every project with its number of records, most records first, then by name. */
@@ -9,18 +9,18 @@ export interface ProjectTable {
   spellingsOf(name: string): readonly string[];
 }
 
-export function projectTable(entries: Iterable<RecordEntry>): ProjectTable {
-  const counts = new Map<string, number>();
-  for (const { record } of entries) counts.set(record.project, (counts.get(record.project) ?? 0) + 1);
+export function projectTable(table: RecordTable): ProjectTable {
+  const counts = new Uint32Array(table.projectNames.length);
+  for (const project of table.projectOf) counts[project]!++;
   const byLowercase = new Map<string, string[]>();
-  for (const name of counts.keys()) {
+  for (const name of table.projectNames) {
     const key = name.toLowerCase();
     const spellings = byLowercase.get(key);
     if (spellings) spellings.push(name);
     else byLowercase.set(key, [name]);
   }
-  const byCount = [...counts]
-    .sort(([nameA, countA], [nameB, countB]) => countB - countA || nameA.localeCompare(nameB))
-    .map(([name, records]) => ({ name, records }));
+  const byCount = table.projectNames
+    .map((name, index) => ({ name, records: counts[index]! }))
+    .sort((a, b) => b.records - a.records || a.name.localeCompare(b.name));
   return { byCount, spellingsOf: (name) => byLowercase.get(name.toLowerCase()) ?? [] };
 }

@@ -1,10 +1,13 @@
 import type { CveRecord, RecordStatus } from '../contract/index.js';
 
-/** What the core keeps of a catalog record: the public view plus the fields only search reads. */
+/** A record of a snapshot with what only pages and search show: its published date and summary. */
 export interface RecordEntry {
+  /** The record's place in listing order. */
+  readonly position: number;
   readonly record: CveRecord;
-  readonly summary: string | undefined;
   readonly published: string | undefined;
+  /** Read when asked for: a snapshot file keeps summaries on disk. */
+  readonly summary: string | undefined;
 }
 
 export interface ListFilters {

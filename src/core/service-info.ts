@@ -68,7 +68,8 @@ export const SANDBOX_CHECKS = [
 
 /** Example requests that work as written against this service; the tests send every one of them. */
 export function exampleRequests(links: Readonly<Record<string, string>>, snapshot: Snapshot): string[] {
-  const sample = snapshot.select({ status: 'public' })[0] ?? snapshot.select({})[0];
+  const first = snapshot.filters.status('public')[0] ?? snapshot.filters.all[0];
+  const sample = first === undefined ? undefined : snapshot.entryAt(first).record;
   const id = sample?.id ?? 'CVE-2024-3094';
   const project = sample?.project ?? 'openssl';
   return [

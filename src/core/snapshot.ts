@@ -2,9 +2,13 @@ import { createHash } from 'node:crypto';
 import type { CatalogFile, CatalogRecord, CveRecord } from '../contract/index.js';
 import { compareListingOrder } from './cve-id.js';
 import { Derived, derived } from './derived.js';
+import { FilterIndex } from './filter-index.js';
 import { type ProjectTable, projectTable } from './projects.js';
-import type { ListFilters, RecordEntry } from './record-entry.js';
+import type { RecordEntry } from './record-entry.js';
+import { publishedAt, type RecordTable, recordAt, recordTable } from './record-table.js';
 import { type SearchIndex, searchIndexSteps } from './search/search-index.js';
+import type { TextIndexData } from './search/text-index.js';
+import { memoryTexts, type TextStore } from './text-store.js';
 
 export type { ListFilters, RecordEntry } from './record-entry.js';
 
@@ -18,17 +22,18 @@ export interface Snapshot {
   readonly lastVerified: string;
   readonly size: number;
   readonly loadedAt: Date;
+  readonly table: RecordTable;
+  readonly filters: FilterIndex;
+  /** The position of a record, or undefined when there is none with this id. */
+  positionOf(id: string): number | undefined;
+  /** The record at a position, with its published date and summary. */
+  entryAt(position: number): RecordEntry;
   get(id: string): RecordEntry | undefined;
-  /** Records matching the filters exactly, in listing order. */
-  select(filters: ListFilters): readonly CveRecord[];
-  entries(): Iterable<RecordEntry>;
   /** The ranked-search structures, built on first use (or prepared in steps) and kept with the snapshot. */
   readonly search: Derived<SearchIndex>;
   /** The projects and their record counts, built on first use. */
   readonly projects: Derived<ProjectTable>;
 }
-
-const NONE: readonly CveRecord[] = Object.freeze([]);
 
 export class DuplicateRecordError extends Error {
   constructor(readonly id: string) {
@@ -36,57 +41,72 @@ export class DuplicateRecordError extends Error {
   }
 }
 
+/** Project spellings besides each canonical name, as a catalog lists them. */
+export type ProjectAliases = ReadonlyMap<string, readonly string[]>;
+
+export interface SnapshotParts {
+  readonly version: string;
+  readonly lastVerified: string;
+  readonly table: RecordTable;
+  readonly texts: TextStore;
+  readonly aliases: ProjectAliases;
+  /** A search index read from a snapshot file; without one it is built from the texts on first use. */
+  readonly textIndex?: TextIndexData | undefined;
+}
+
+/** A snapshot of a catalog read whole (a JSON file, a database table). */
 export function createSnapshot(catalog: CatalogFile): Snapshot {
   const sorted = [...catalog.records].sort((a, b) => compareListingOrder(a.id, b.id));
-  const byId = new Map<string, RecordEntry>();
-  const ordered: CveRecord[] = [];
-  const byProject = new Map<string, CveRecord[]>();
-  const byStatus = new Map<string, CveRecord[]>();
-  const byBoth = new Map<string, CveRecord[]>();
-
-  for (const source of sorted) {
-    if (byId.has(source.id)) throw new DuplicateRecordError(source.id);
-    const record = Object.freeze({ id: source.id, project: source.project, status: source.status, url: source.url });
-    byId.set(record.id, Object.freeze({ record, summary: source.summary, published: source.published }));
-    ordered.push(record);
-    append(byProject, record.project, record);
-    append(byStatus, record.status, record);
-    append(byBoth, bothKey(record.project, record.status), record);
-  }
-
-  const inListingOrder = (): RecordEntry[] => ordered.map((record) => byId.get(record.id)!);
-  return Object.freeze({
+  for (let i = 1; i < sorted.length; i++) if (sorted[i]!.id === sorted[i - 1]!.id) throw new DuplicateRecordError(sorted[i]!.id);
+  return assembleSnapshot({
     version: contentVersion(catalog.lastVerified, sorted),
     lastVerified: catalog.lastVerified,
-    size: ordered.length,
-    loadedAt: new Date(),
-    get: (id: string) => byId.get(id),
-    select({ project, status }: ListFilters): readonly CveRecord[] {
-      if (project !== undefined && status !== undefined) return byBoth.get(bothKey(project, status)) ?? NONE;
-      if (project !== undefined) return byProject.get(project) ?? NONE;
-      if (status !== undefined) return byStatus.get(status) ?? NONE;
-      return ordered;
-    },
-    entries: () => byId.values(),
-    search: new Derived(() => searchIndexSteps(inListingOrder())),
-    projects: derived(() => projectTable(byId.values())),
+    table: recordTable(sorted),
+    texts: memoryTexts(sorted.map((record) => record.summary)),
+    aliases: new Map((catalog.projects ?? []).map((project) => [project.name, project.aliases])),
   });
 }
 
-function append(index: Map<string, CveRecord[]>, key: string, record: CveRecord): void {
-  const list = index.get(key);
-  if (list) list.push(record);
-  else index.set(key, [record]);
+/** A snapshot of parts read or built elsewhere (a snapshot file, a catalog). */
+export function assembleSnapshot(parts: SnapshotParts): Snapshot {
+  const { table, texts } = parts;
+  const positions = new Map(table.ids.map((id, position) => [id, position]));
+  const entryAt = (position: number): RecordEntry => ({
+    position,
+    record: recordAt(table, position),
+    published: publishedAt(table, position),
+    get summary() {
+      return texts.summary(position);
+    },
+  });
+  return Object.freeze({
+    version: parts.version,
+    lastVerified: parts.lastVerified,
+    size: table.size,
+    loadedAt: new Date(),
+    table,
+    filters: new FilterIndex(table),
+    positionOf: (id: string) => positions.get(id),
+    entryAt,
+    get(id: string) {
+      const position = positions.get(id);
+      return position === undefined ? undefined : entryAt(position);
+    },
+    search: new Derived(() => searchIndexSteps(table, texts, parts.aliases, parts.textIndex)),
+    projects: derived(() => projectTable(table)),
+  });
 }
 
-function bothKey(project: string, status: string): string {
-  return `${status}\u0000${project}`;
-}
-
-function contentVersion(lastVerified: string, sorted: readonly CatalogRecord[]): string {
+/** The content hash of a catalog, from every field a record has, in listing order. */
+export function contentVersion(lastVerified: string, sorted: readonly CatalogRecord[]): string {
   const hash = createHash('sha256').update(lastVerified);
-  for (const r of sorted) {
-    hash.update(JSON.stringify([r.id, r.project, r.status, r.url, r.summary ?? null, r.published ?? null]));
-  }
+  for (const r of sorted) hash.update(JSON.stringify([r.id, r.project, r.status, r.url, r.summary ?? null, r.published ?? null]));
   return hash.digest('base64url').slice(0, 16);
+}
+
+/** The API's view of the records at some positions, in order. */
+export function recordsAt(snapshot: Snapshot, positions: Iterable<number>): CveRecord[] {
+  const records: CveRecord[] = [];
+  for (const position of positions) records.push(recordAt(snapshot.table, position));
+  return records;
 }

@@ -1,7 +1,14 @@
 // Writes a catalog deterministically: the same records give byte-identical files, one record per line
-// so that diffs of a dataset stay readable, written to a temporary file and renamed into place.
-import { rename, rm, writeFile } from 'node:fs/promises';
+// so that diffs of a dataset stay readable. A catalog goes out as JSON (gzip-compressed when the name
+// ends in `.gz`) or as a snapshot file (`.snapshot`, snapshot-writer.ts); every file is written to a
+// temporary file beside the target and renamed over it, so a reader sees the old file or the new one.
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { constants, createGzip } from 'node:zlib';
 import type { CatalogFile, CatalogRecord } from '../contract/index.js';
+import { writeSnapshotFile } from './snapshot-writer.js';
 
 function recordJson(r: CatalogRecord): string {
   const ordered: CatalogRecord = { id: r.id, project: r.project, status: r.status, url: r.url };
@@ -10,23 +17,55 @@ function recordJson(r: CatalogRecord): string {
   return JSON.stringify(ordered);
 }
 
-export function catalogJson(file: CatalogFile): string {
-  const head = `{"lastVerified":${JSON.stringify(file.lastVerified)},"records":[`;
-  if (file.records.length === 0) return `${head}]}\n`;
-  return `${head}\n${file.records.map(recordJson).join(',\n')}\n]}\n`;
+/** The catalog's JSON, a line at a time. */
+function* catalogLines(file: CatalogFile): Generator<string, void, undefined> {
+  yield `{"lastVerified":${JSON.stringify(file.lastVerified)}`;
+  if (file.projects && file.projects.length > 0) {
+    yield ',"projects":[\n';
+    yield file.projects.map((project) => JSON.stringify({ name: project.name, aliases: project.aliases })).join(',\n');
+    yield '\n]';
+  }
+  if (file.records.length === 0) {
+    yield ',"records":[]}\n';
+    return;
+  }
+  yield ',"records":[\n';
+  for (let i = 0; i < file.records.length; i++) yield `${recordJson(file.records[i]!)}${i + 1 < file.records.length ? ',\n' : '\n'}`;
+  yield ']}\n';
 }
 
+export function catalogJson(file: CatalogFile): string {
+  return [...catalogLines(file)].join('');
+}
+
+export type CatalogFormat = 'json' | 'json.gz' | 'snapshot';
+
+export function formatOf(path: string): CatalogFormat | undefined {
+  if (path.endsWith('.snapshot')) return 'snapshot';
+  if (path.endsWith('.json.gz')) return 'json.gz';
+  if (path.endsWith('.json')) return 'json';
+  return undefined;
+}
+
+/** Writes the catalog in the format its name says; returns the bytes written. */
 export async function writeCatalogFile(path: string, file: CatalogFile): Promise<number> {
-  const text = catalogJson(file);
-  // Written beside the target and renamed over it: a reader (or a watching server) sees the old file or
-  // the new one, never a part of one, and a failed write leaves the old file as it was.
+  const format = formatOf(path) ?? 'json';
   const tmp = `${path}.${process.pid}.tmp`;
   try {
-    await writeFile(tmp, text, 'utf8');
+    let bytes: number;
+    if (format === 'snapshot') bytes = await writeSnapshotFile(tmp, file);
+    else {
+      const out = createWriteStream(tmp);
+      const lines = Readable.from(catalogLines(file), { objectMode: false });
+      // Level 9 and no name or time in the header: the same catalog gives the same bytes.
+      if (format === 'json.gz') await pipeline(lines, createGzip({ level: constants.Z_BEST_COMPRESSION }), out);
+      else await pipeline(lines, out);
+      bytes = out.bytesWritten;
+    }
     await rename(tmp, path);
+    return bytes;
   } catch (error) {
     await rm(tmp, { force: true });
     throw error;
   }
-  return Buffer.byteLength(text);
 }

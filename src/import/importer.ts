@@ -1,26 +1,18 @@
-// Import: CVE JSON 5 entries in, a catalog out, with every skipped entry counted by reason and every bad
-// input named with its file. Never throws on bad data; the caller decides what a skip means (--strict).
+// Import: CVE JSON 5 entries in, a catalog out, with every skipped entry counted by reason, every bad
+// input named with its file, and every project named (how, counted by step) and canonicalised. Entries
+// are read one at a time and mapped in batches, by worker threads when there are workers, so no more
+// than a few batches of raw records are ever in memory. Never throws on bad data; the caller decides
+// what a skip means (--strict).
 import type { CatalogFile, CatalogRecord } from '../contract/index.js';
 import { compareListingOrder } from '../core/cve-id.js';
-import { type MapWarning, mapCveRecord } from './cve-json5.js';
+import { type AliasTable, canonicalProjects, type NameOccurrence } from './canonical-projects.js';
+import type { MapWarning } from './cve-json5.js';
+import { BAD_INPUT, type EntryOutcome, SKIP_CATEGORIES, type SkipCategory } from './entry-mapping.js';
 import type { InputEntry } from './inputs.js';
+import { mappingPool } from './mapping-pool.js';
+import { NAMING_STEPS, type NamingStep } from './project-naming.js';
 
-export const SKIP_CATEGORIES = [
-  // bad input: each one is reported with its file
-  'unreadable-input',
-  'unreadable-entry',
-  'invalid-json',
-  'invalid-format',
-  'duplicate',
-  'no-project-name',
-  // selection: expected, counted only
-  'rejected',
-  'not-cleared',
-  'other-assigner',
-  'before-since',
-] as const;
-export type SkipCategory = (typeof SKIP_CATEGORIES)[number];
-export const BAD_INPUT: ReadonlySet<SkipCategory> = new Set(SKIP_CATEGORIES.slice(0, 6));
+export { BAD_INPUT, SKIP_CATEGORIES, type SkipCategory } from './entry-mapping.js';
 
 export interface ImportOptions {
   readonly lastVerified: string;
@@ -32,6 +24,10 @@ export interface ImportOptions {
   readonly since?: string;
   /** Project names by CVE id, winning over the record's own. */
   readonly overrides?: ReadonlyMap<string, string>;
+  /** Curated project spellings (data/project-aliases.tsv). */
+  readonly aliases?: AliasTable;
+  /** Worker threads that parse and map; 0 maps in this thread. */
+  readonly workers?: number;
   readonly onEntry?: (read: number) => void;
 }
 
@@ -54,70 +50,83 @@ export interface ImportResult {
   readonly imported: number;
   readonly assigned: number;
   readonly skipped: Readonly<Record<SkipCategory, number>>;
+  /** Published records by the step of the naming cascade that named their project. */
+  readonly namedBy: Readonly<Record<NamingStep, number>>;
   /** Every bad-input skip, with its source. */
   readonly problems: readonly Problem[];
   readonly warnings: readonly ImportWarning[];
 }
 
+/** Entries per batch handed to a worker: enough to amortise the message, few enough to stay small. */
+const BATCH = 128;
+
 export async function importRecords(entries: AsyncIterable<InputEntry>, options: ImportOptions): Promise<ImportResult> {
   const skipped = Object.fromEntries(SKIP_CATEGORIES.map((c) => [c, 0])) as Record<SkipCategory, number>;
+  const namedBy = Object.fromEntries(NAMING_STEPS.map((step) => [step, 0])) as Record<NamingStep, number>;
   const problems: Problem[] = [];
   const warnings: ImportWarning[] = [];
   const skip = (category: SkipCategory, source: string, detail: string) => {
     skipped[category]++;
     if (BAD_INPUT.has(category)) problems.push({ category, source, detail });
   };
-  const byId = new Map<string, CatalogRecord>();
+  const byId = new Map<string, { record: CatalogRecord; occurrence: NameOccurrence }>();
   const seen = new Set<string>(); // ids with a record in the input, imported or not
-  const assigner = options.assigner?.toLowerCase();
   let read = 0;
 
-  for await (const entry of entries) {
-    if ('inputError' in entry) {
-      skip('unreadable-input', entry.name, entry.inputError);
-      continue;
+  const pool = mappingPool(
+    {
+      cleared: options.cleared ? [...options.cleared.keys()] : undefined,
+      assigner: options.assigner?.toLowerCase(),
+      since: options.since,
+      overrides: options.overrides ? [...options.overrides] : undefined,
+    },
+    options.workers ?? 0,
+  );
+  const take = (outcome: EntryOutcome) => {
+    if (outcome.kind === 'skip') {
+      if (outcome.id !== undefined) seen.add(outcome.id);
+      skip(outcome.category, outcome.source, outcome.detail);
+      return;
     }
-    read++;
-    options.onEntry?.(read);
-    if ('error' in entry) {
-      skip('unreadable-entry', entry.name, entry.error);
-      continue;
+    seen.add(outcome.record.id);
+    if (byId.has(outcome.record.id)) {
+      skip('duplicate', outcome.source, `${outcome.record.id} was already imported from another file`);
+      return;
     }
-    let json: unknown;
+    byId.set(outcome.record.id, { record: outcome.record, occurrence: outcome.naming });
+    namedBy[outcome.naming.step]++;
+    for (const warning of outcome.warnings) warnings.push({ ...warning, source: outcome.source });
+  };
+
+  const produce = async () => {
+    let batch: { name: string; text: string }[] = [];
     try {
-      json = JSON.parse(entry.text);
-    } catch (err) {
-      skip('invalid-json', entry.name, jsonProblem(err as Error));
-      continue;
+      for await (const entry of entries) {
+        if ('inputError' in entry) {
+          skip('unreadable-input', entry.name, entry.inputError);
+          continue;
+        }
+        read++;
+        options.onEntry?.(read);
+        if ('error' in entry) {
+          skip('unreadable-entry', entry.name, entry.error);
+          continue;
+        }
+        batch.push(entry);
+        if (batch.length === BATCH) {
+          await pool.send(batch);
+          batch = [];
+        }
+      }
+      if (batch.length > 0) await pool.send(batch);
+    } finally {
+      pool.end();
     }
-    const meta = (json as { cveMetadata?: { cveId?: unknown; assignerShortName?: unknown } } | null)?.cveMetadata;
-    const id = typeof meta?.cveId === 'string' ? meta.cveId : undefined;
-    if (id !== undefined) seen.add(id);
-    if (options.cleared && (id === undefined || !options.cleared.has(id))) {
-      if (id === undefined) skip('invalid-format', entry.name, 'cveMetadata.cveId is missing');
-      else skip('not-cleared', entry.name, id);
-      continue;
-    }
-    if (assigner !== undefined && String(meta?.assignerShortName ?? '').toLowerCase() !== assigner) {
-      skip('other-assigner', entry.name, String(meta?.assignerShortName));
-      continue;
-    }
-    const result = mapCveRecord(json, options.overrides);
-    if (!result.ok) {
-      skip(result.reason, entry.name, result.detail);
-      continue;
-    }
-    if (options.since !== undefined && (result.record.published ?? '') < options.since) {
-      skip('before-since', entry.name, result.record.published ?? 'no datePublished');
-      continue;
-    }
-    if (byId.has(result.record.id)) {
-      skip('duplicate', entry.name, `${result.record.id} was already imported from another file`);
-      continue;
-    }
-    byId.set(result.record.id, result.record);
-    for (const warning of result.warnings) warnings.push({ ...warning, source: entry.name });
-  }
+  };
+  const consume = async () => {
+    for await (const outcomes of pool.outcomes()) for (const outcome of outcomes) take(outcome);
+  };
+  await Promise.all([produce(), consume()]);
   const imported = byId.size;
 
   // A cleared id with no record in the input is assigned but not public yet.
@@ -133,20 +142,33 @@ export async function importRecords(entries: AsyncIterable<InputEntry>, options:
       );
       continue;
     }
-    byId.set(id, { id, project, status: 'assigned-no-public-record', url: null });
+    byId.set(id, {
+      record: { id, project, status: 'assigned-no-public-record', url: null },
+      occurrence: { name: project, vendor: undefined, step: 'operator' },
+    });
     assigned++;
   }
 
-  const records = [...byId.values()].sort((a, b) => compareListingOrder(a.id, b.id));
-  return { catalog: { lastVerified: options.lastVerified, records }, read, imported, assigned, skipped, problems, warnings };
-}
-
-/**
- * What is wrong with text that is not JSON, without the excerpt of it that JSON.parse quotes: the text
- * may be a file that was never meant to be read (a link to /etc/passwd), and a report must not leak it.
- */
-export function jsonProblem(error: Error): string {
-  const position = /at position (\d+)/.exec(error.message)?.[1];
-  if (position !== undefined) return `not valid JSON (at character ${position})`;
-  return /end of (JSON )?input/i.test(error.message) ? 'not valid JSON (it ends too soon)' : 'not valid JSON';
+  // One name per project, however the records spelled it.
+  const canonical = canonicalProjects(
+    [...byId.values()].map(({ occurrence }) => occurrence),
+    options.aliases,
+  );
+  const records = [...byId.values()]
+    .map(({ record, occurrence }) => ({ ...record, project: canonical.nameOf(occurrence) }))
+    .sort((a, b) => compareListingOrder(a.id, b.id));
+  const used = new Set(records.map((record) => record.project));
+  const projects = canonical.projects
+    .filter((project) => used.has(project.name) && project.aliases.length > 0)
+    .map((project) => ({ name: project.name, aliases: [...project.aliases] }));
+  return {
+    catalog: { lastVerified: options.lastVerified, projects, records },
+    read,
+    imported,
+    assigned,
+    skipped,
+    namedBy,
+    problems,
+    warnings,
+  };
 }

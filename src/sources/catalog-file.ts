@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import type { CatalogFile } from '../contract/index.js';
 import { type CatalogProblem, findCatalogProblems } from './catalog-validation.js';
 
@@ -25,7 +26,9 @@ function formatProblems(file: string, problems: readonly CatalogProblem[]): stri
 export async function readCatalogJson(file: string): Promise<unknown> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    const bytes = await readFile(file);
+    // A catalog may be stored compressed (the embedded dataset is): `.gz` files are gunzipped first.
+    text = (file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
   } catch (error) {
     throw new CatalogError(file, [{ pointer: '/', id: undefined, problem: `cannot read: ${(error as Error).message}` }]);
   }

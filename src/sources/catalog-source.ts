@@ -1,7 +1,7 @@
 // Where the served catalog comes from and how a change becomes a new snapshot. Two sources exist: the
-// catalog file (watched, and reloaded on SIGHUP) and PostgreSQL (LISTEN/NOTIFY). Either way a reload is
-// all or nothing: a valid catalog is swapped in with one assignment, an invalid one is refused with a
-// log line while the old snapshot keeps serving.
+// catalog file (a JSON catalog or a snapshot file; watched, and reloaded on SIGHUP) and PostgreSQL
+// (LISTEN/NOTIFY). Either way a reload is all or nothing: a valid catalog is swapped in with one
+// assignment, an invalid one is refused with a log line while the old snapshot keeps serving.
 import type { CatalogFile } from '../contract/index.js';
 import { createSnapshot, type Snapshot } from '../core/snapshot.js';
 import type { SnapshotStore } from '../core/snapshot-store.js';
@@ -11,8 +11,8 @@ import { findCatalogProblems } from './catalog-validation.js';
 export interface CatalogSource {
   /** Names the source in logs and errors. */
   readonly name: string;
-  /** The catalog as read, not yet checked: loadSnapshot checks every catalog, whatever its source, once. */
-  load(): Promise<unknown>;
+  /** The catalog as a snapshot; a catalog read whole is checked once, by snapshotOfCatalog. */
+  load(): Promise<Snapshot>;
   /** Calls `changed` whenever the catalog may have changed, until closed. */
   watch(changed: () => void): void;
   close(): Promise<void>;
@@ -23,12 +23,15 @@ export interface ReloadLogger {
   error(object: object, message: string): void;
 }
 
-/** Loads and checks a catalog: any problem is a CatalogError naming each location. */
-export async function loadSnapshot(source: CatalogSource): Promise<Snapshot> {
-  const catalog = await source.load();
+/** Checks a catalog read whole and makes its snapshot: any problem is a CatalogError naming each location. */
+export function snapshotOfCatalog(name: string, catalog: unknown): Snapshot {
   const problems = findCatalogProblems(catalog);
-  if (problems.length > 0) throw new CatalogError(source.name, problems);
+  if (problems.length > 0) throw new CatalogError(name, problems);
   return createSnapshot(catalog as CatalogFile);
+}
+
+export function loadSnapshot(source: CatalogSource): Promise<Snapshot> {
+  return source.load();
 }
 
 /**

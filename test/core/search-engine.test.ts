@@ -125,7 +125,10 @@ describe('search engine', () => {
     expect(ids(search(large, 'project7 parser', 3).hits)).toEqual(
       ids(
         search(
-          createSnapshot({ lastVerified: '2025-01-24', records: [...large.entries()].map((e) => ({ ...e.record, summary: e.summary! })) }),
+          createSnapshot({
+            lastVerified: '2025-01-24',
+            records: large.table.ids.map((id) => ({ ...large.get(id)!.record, summary: large.get(id)!.summary! })),
+          }),
           'project7 parser',
           3,
         ).hits,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type MapResult, mapCveRecord, truncateAtWord } from '../../src/import/cve-json5.js';
+import { type MapResult, mapCveRecord } from '../../src/import/cve-json5.js';
+import { truncateAtWord } from '../../src/import/text.js';
 import { repositoryUrl } from '../support/paths.js';
 
 // Fixtures are real records cut from ../shared/data/cvelist-sample.zip: long lists (references, versions,
@@ -14,9 +15,17 @@ function fixture(name: string): Json {
 
 const url = (id: string): string => `https://www.cve.org/CVERecord?id=${id}`;
 
+/** The mapping without how the project was named (tested on its own below). */
+function mapRecord(json: unknown, overrides?: ReadonlyMap<string, string>): unknown {
+  const result = mapCveRecord(json, overrides);
+  if (!result.ok) return result;
+  const { naming: _, ...rest } = result;
+  return rest;
+}
+
 describe('mapCveRecord: published records', () => {
   it('maps a dataVersion 5.1 record with a title and an English description', () => {
-    expect(mapCveRecord(fixture('v51-published.CVE-2023-5365.json'))).toEqual({
+    expect(mapRecord(fixture('v51-published.CVE-2023-5365.json'))).toEqual({
       ok: true,
       warnings: [],
       record: {
@@ -45,7 +54,7 @@ describe('mapCveRecord: published records', () => {
   it('does not depend on key order (containers before cveMetadata, no title)', () => {
     const json = fixture('containers-first.CVE-2013-1202.json');
     expect(Object.keys(json)[0]).toBe('containers');
-    expect(mapCveRecord(json)).toEqual({
+    expect(mapRecord(json)).toEqual({
       ok: true,
       warnings: [],
       record: {
@@ -60,7 +69,7 @@ describe('mapCveRecord: published records', () => {
   });
 
   it('takes the first usable product of several affected entries', () => {
-    expect(mapCveRecord(fixture('several-products.CVE-2023-50297.json'))).toEqual({
+    expect(mapRecord(fixture('several-products.CVE-2023-50297.json'))).toEqual({
       ok: true,
       warnings: [],
       record: {
@@ -78,7 +87,7 @@ describe('mapCveRecord: published records', () => {
   });
 
   it('falls back to packageName when there is no product', () => {
-    expect(mapCveRecord(fixture('package-name-only.CVE-2024-33998.json'))).toEqual({
+    expect(mapRecord(fixture('package-name-only.CVE-2024-33998.json'))).toEqual({
       ok: true,
       warnings: [],
       record: {
@@ -95,14 +104,16 @@ describe('mapCveRecord: published records', () => {
     });
   });
 
-  it('falls back to packageName, then vendor, when the product is n/a', () => {
+  it('falls back to packageName when the product is n/a, then to another entry’s product, then to a vendor', () => {
     const json = fixture('several-products.CVE-2023-50297.json');
     const first = json.containers.cna.affected[0];
     first.product = ' N/A ';
     first.packageName = 'powercms';
     expect(project(mapCveRecord(json))).toBe('powercms');
     first.packageName = 'n/a';
-    expect(project(mapCveRecord(json))).toBe('Alfasado Inc.');
+    expect(project(mapCveRecord(json))).toBe('PowerCMS (PowerCMS 5 Series)');
+    for (const entry of json.containers.cna.affected) entry.product = 'unspecified';
+    expect(mapCveRecord(json)).toMatchObject({ naming: { name: 'Alfasado Inc.', step: 'cna-vendor' } });
   });
 
   it('tries the next affected entries when the first one names nothing', () => {
@@ -113,7 +124,7 @@ describe('mapCveRecord: published records', () => {
   });
 
   it('keeps a product that is not n/a even when it says nothing ("None Available"); accepts lang en-US', () => {
-    expect(mapCveRecord(fixture('en-us.CVE-2019-1183.json'))).toEqual({
+    expect(mapRecord(fixture('en-us.CVE-2019-1183.json'))).toEqual({
       ok: true,
       warnings: [],
       record: {
@@ -131,7 +142,7 @@ describe('mapCveRecord: published records', () => {
   });
 
   it('does not repeat a title that the description already starts with', () => {
-    expect(mapCveRecord(fixture('description-starts-with-title.CVE-2022-35798.json'))).toEqual({
+    expect(mapRecord(fixture('description-starts-with-title.CVE-2022-35798.json'))).toEqual({
       ok: true,
       warnings: [],
       record: {
@@ -146,7 +157,7 @@ describe('mapCveRecord: published records', () => {
   });
 
   it('joins a title that is only the CVE id like any other title', () => {
-    const result = mapCveRecord(fixture('title-is-cve-id.CVE-2020-10129.json'));
+    const result = mapRecord(fixture('title-is-cve-id.CVE-2020-10129.json'));
     expect(result).toEqual({
       ok: true,
       warnings: [],
@@ -164,7 +175,7 @@ describe('mapCveRecord: published records', () => {
   });
 
   it('uses the English description, not the German one', () => {
-    const result = mapCveRecord(fixture('german-and-english.CVE-2023-5695.json'));
+    const result = mapRecord(fixture('german-and-english.CVE-2023-5695.json'));
     expect(result).toEqual({
       ok: true,
       warnings: [],
@@ -186,7 +197,7 @@ describe('mapCveRecord: published records', () => {
   });
 
   it('cuts a long summary to 1000 characters at a word boundary with a trailing ellipsis', () => {
-    expect(mapCveRecord(fixture('long-description.CVE-2024-52008.json'))).toEqual({
+    expect(mapRecord(fixture('long-description.CVE-2024-52008.json'))).toEqual({
       ok: true,
       warnings: [],
       record: {
@@ -210,16 +221,11 @@ describe('mapCveRecord: published records', () => {
     });
   });
 
-  it('omits published when datePublished is missing (with an override, as the record names no product)', () => {
+  it('omits published when datePublished is missing', () => {
     const json = fixture('no-date-published.CVE-2024-28277.json');
     expect(json.cveMetadata.datePublished).toBeUndefined();
-    expect(mapCveRecord(json)).toEqual({
-      ok: false,
-      reason: 'no-project-name',
-      detail: 'CVE-2024-28277: no usable product, packageName or vendor in containers.cna.affected',
-    });
     const overrides = new Map([['CVE-2024-28277', 'School Task Manager']]);
-    expect(mapCveRecord(json, overrides)).toEqual({
+    expect(mapRecord(json, overrides)).toEqual({
       ok: true,
       warnings: [],
       record: {
@@ -249,7 +255,7 @@ describe('mapCveRecord: published records', () => {
       { lang: 'de', value: 'nur Deutsch' },
       { lang: 'en', value: ' \n ' },
     ];
-    expect(mapCveRecord(json)).toEqual({
+    expect(mapRecord(json)).toEqual({
       ok: true,
       record: { id: 'CVE-2013-1202', project: 'Cisco ACE', status: 'public', url: url('CVE-2013-1202') },
       warnings: [
@@ -275,7 +281,7 @@ describe('what the campaign found (issue 11)', () => {
   it.each(['5', '5.', '5.01', '5.1.01', '6.0', '5.1.1.1'])('refuses dataVersion %s', (version) => {
     const json = fixture('v51-published.CVE-2023-5365.json');
     json.dataVersion = version;
-    expect(mapCveRecord(json)).toMatchObject({ ok: false, reason: 'invalid-format' });
+    expect(mapRecord(json)).toMatchObject({ ok: false, reason: 'invalid-format' });
   });
 
   it('a description that is one word over 1,000 characters still gives a summary (item 13)', () => {
@@ -304,21 +310,19 @@ describe('what the campaign found (issue 11)', () => {
 });
 
 describe('mapCveRecord: skipped records', () => {
-  it('skips a record that names no project (product and vendor n/a)', () => {
-    expect(mapCveRecord(fixture('no-project-name.CVE-2024-41482.json'))).toEqual({
-      ok: false,
-      reason: 'no-project-name',
-      detail: 'CVE-2024-41482: no usable product, packageName or vendor in containers.cna.affected',
-    });
+  it('names a record whose CNA names nothing (product and vendor n/a) through the cascade, never skips it', () => {
+    const result = mapCveRecord(fixture('no-project-name.CVE-2024-41482.json'));
+    expect(result.ok).toBe(true);
+    expect(result.ok && result.naming.step).not.toBe('cna-product');
   });
 
   it('skips REJECTED records, 5.0 and 5.1', () => {
-    expect(mapCveRecord(fixture('v50-rejected.CVE-2024-3514.json'))).toEqual({
+    expect(mapRecord(fixture('v50-rejected.CVE-2024-3514.json'))).toEqual({
       ok: false,
       reason: 'rejected',
       detail: 'CVE-2024-3514 is REJECTED',
     });
-    expect(mapCveRecord(fixture('v51-rejected-replaced.CVE-2024-40639.json'))).toEqual({
+    expect(mapRecord(fixture('v51-rejected-replaced.CVE-2024-40639.json'))).toEqual({
       ok: false,
       reason: 'rejected',
       detail: 'CVE-2024-40639 is REJECTED',
@@ -326,20 +330,20 @@ describe('mapCveRecord: skipped records', () => {
   });
 
   it('returns invalid-format for garbage, without throwing', () => {
-    expect(mapCveRecord(null)).toEqual({ ok: false, reason: 'invalid-format', detail: 'record is null, not an object' });
-    expect(mapCveRecord([])).toEqual({ ok: false, reason: 'invalid-format', detail: 'record is an array, not an object' });
-    expect(mapCveRecord({ cveMetadata: 5 })).toEqual({
+    expect(mapRecord(null)).toEqual({ ok: false, reason: 'invalid-format', detail: 'record is null, not an object' });
+    expect(mapRecord([])).toEqual({ ok: false, reason: 'invalid-format', detail: 'record is an array, not an object' });
+    expect(mapRecord({ cveMetadata: 5 })).toEqual({
       ok: false,
       reason: 'invalid-format',
       detail: 'dataType is missing, expected "CVE_RECORD"',
     });
-    expect(mapCveRecord({ dataType: 'CVE_RECORD', dataVersion: '5.1', cveMetadata: 5 })).toEqual({
+    expect(mapRecord({ dataType: 'CVE_RECORD', dataVersion: '5.1', cveMetadata: 5 })).toEqual({
       ok: false,
       reason: 'invalid-format',
       detail: 'cveMetadata is missing or not an object',
     });
     for (const input of [undefined, 42, 'CVE-2024-1', true, {}, { dataType: 'CVE_RECORD', dataVersion: 4 }]) {
-      expect(mapCveRecord(input)).toMatchObject({ ok: false, reason: 'invalid-format' });
+      expect(mapRecord(input)).toMatchObject({ ok: false, reason: 'invalid-format' });
     }
   });
 
@@ -357,7 +361,7 @@ describe('mapCveRecord: skipped records', () => {
     for (const [, breakIt, detail] of broken) {
       const json = fixture('v51-published.CVE-2023-5365.json');
       breakIt(json);
-      expect(mapCveRecord(json)).toEqual({ ok: false, reason: 'invalid-format', detail });
+      expect(mapRecord(json)).toEqual({ ok: false, reason: 'invalid-format', detail });
     }
   });
 
@@ -365,7 +369,7 @@ describe('mapCveRecord: skipped records', () => {
     const json = fixture('v51-published.CVE-2023-5365.json');
     json.containers.cna.title = 42;
     json.containers.cna.descriptions = [null, { lang: 'en', value: 7 }, { lang: 'EN-gb', value: 'Colour  me\tbad.' }];
-    expect(mapCveRecord(json)).toMatchObject({ ok: true, record: { summary: 'Colour me bad.' } });
+    expect(mapRecord(json)).toMatchObject({ ok: true, record: { summary: 'Colour me bad.' } });
     json.containers.cna.descriptions = 'text';
     const result = mapCveRecord(json);
     expect(result.ok && 'summary' in result.record).toBe(false);
@@ -380,7 +384,7 @@ describe('mapCveRecord: skipped records', () => {
         },
       },
     );
-    expect(mapCveRecord(hostile)).toEqual({ ok: false, reason: 'invalid-format', detail: 'unexpected error: boom' });
+    expect(mapRecord(hostile)).toEqual({ ok: false, reason: 'invalid-format', detail: 'unexpected error: boom' });
   });
 });
 

@@ -55,7 +55,7 @@ describe('PostgreSQL source', () => {
     const { code, stdout } = await runCli(['import', RECORDS_ZIP, '--to-database', '--database-url', url, '--last-verified', '2025-03-01']);
     expect(code).toBe(0);
     expect(stdout).toContain('written:   PostgreSQL (one transaction)');
-    expect((await admin.query('SELECT count(*)::int AS n FROM cve_records')).rows[0].n).toBe(9);
+    expect((await admin.query('SELECT count(*)::int AS n FROM cve_records')).rows[0].n).toBe(11);
     expect((await admin.query(`SELECT to_char(last_verified, 'YYYY-MM-DD') AS d FROM cve_catalog`)).rows[0].d).toBe('2025-03-01');
   });
 
@@ -116,7 +116,7 @@ describe('PostgreSQL source', () => {
     const failed = await runCli(['serve', '--port', '0', '--database-url', nowhere]);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/cannot connect to PostgreSQL/);
-    const fallback = await startServer(['--database-url', nowhere, '--fallback-records', repositoryPath('data/cve-records.json')]);
+    const fallback = await startServer(['--database-url', nowhere, '--fallback-records', repositoryPath('data/cve-records.json.gz')]);
     servers.push(fallback);
     expect((await fetch(`${fallback.baseUrl}/api/v1/cve-records/CVE-2023-5365`)).status).toBe(200);
   });

@@ -39,7 +39,11 @@ export function projectKeys(name: string): string[][] {
   return keys.filter((key) => key.length > 0);
 }
 
-export function buildProjectIndex(names: Iterable<string>): ProjectIndex {
+/**
+ * The index of project names. A project is also found by its other spellings (`aliases`: "Oracle MySQL"
+ * finds MySQL Server, "linux kernel" finds Linux), as the importer recorded them.
+ */
+export function buildProjectIndex(names: Iterable<string>, aliases: ReadonlyMap<string, readonly string[]> = new Map()): ProjectIndex {
   const byKey = new Map<string, Set<string>>();
   const byCompactKey = new Map<string, Set<string>>();
   let longestName = 0;
@@ -49,11 +53,13 @@ export function buildProjectIndex(names: Iterable<string>): ProjectIndex {
     else map.set(key, new Set([name]));
   };
   for (const name of names) {
-    for (const key of projectKeys(name)) {
-      longestName = Math.max(longestName, key.length);
-      add(byKey, key.join(' '), name);
-      add(byKey, key.join(''), name);
-      add(byCompactKey, key.join(''), name);
+    for (const spelling of [name, ...(aliases.get(name) ?? [])]) {
+      for (const key of projectKeys(spelling)) {
+        longestName = Math.max(longestName, key.length);
+        add(byKey, key.join(' '), name);
+        add(byKey, key.join(''), name);
+        add(byCompactKey, key.join(''), name);
+      }
     }
   }
   const compact = new WordTree(byCompactKey);

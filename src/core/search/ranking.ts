@@ -1,6 +1,12 @@
 // Ranks records for the words of a query. Scores are calibrated into bands so a number means the same
 // thing whatever the query: 0.9 a project named; up to 0.8 a record whose text has every word; 0.2 to
 // 0.3 a named project's record when no record has every word. (1, an identifier, is search.ts's.)
+//
+// Only the best few records of a query are wanted, so records are evaluated in chunks, and a chunk whose
+// best possible score (from the highest score of each word in the blocks the chunk spans, text-index.ts)
+// cannot reach the records kept so far is skipped unread. The bound is safe: the answer is the one a
+// full evaluation gives, and a query matching most records costs about what a rare one does.
+import type { Snapshot } from '../snapshot.js';
 import { describeNamedProjects, findNamedProjects, type NamingKind } from './named-projects.js';
 import type { QueryTerm } from './query-understanding.js';
 import type { SearchIndex } from './search-index.js';
@@ -31,10 +37,19 @@ const SCORE_BANDS = {
  */
 const WORD_WEIGHT: Record<WordMatchKind, number> = { exact: 1, prefix: 0.6, typo: 0.5 };
 
-/** An indexed word standing for a query word, with its weight; the cursor belongs to this query alone. */
+/** Records evaluated between two checks of the bound: one block's worth of a word's postings. */
+const CHUNK = 64;
+/**
+ * Scores are rounded to four decimals and ties go to listing order (top-hits.ts), so a record whose
+ * bound is within a rounding step of the kept ones must still be read.
+ */
+const ROUNDING_MARGIN = 1 - 2e-4;
+
+/** An indexed word standing for a query word, with its weight; the cursors belong to this query alone. */
 interface WordOption {
   readonly postings: Postings;
   readonly cursor: PostingsCursor;
+  readonly bounds: PostingsCursor;
   readonly weight: number;
 }
 
@@ -42,18 +57,11 @@ interface WordOption {
 type TermPlan = readonly (readonly (readonly WordOption[])[])[];
 
 /** Record positions, ascending. */
-type Positions = readonly number[] | Int32Array;
-
-/** Records evaluated against some terms: raw relevance (0 when a term is missing) and quality. */
-interface Evaluated {
-  readonly positions: Positions;
-  readonly raw: Float64Array;
-  readonly quality: Float64Array;
-  readonly best: number;
-}
+type Positions = Int32Array;
 
 /** The `limit` records that best meet the words, best first, with what the catalog made of the words. */
 export function rankByWords(
+  snapshot: Snapshot,
   index: SearchIndex,
   terms: readonly QueryTerm[],
   accept: (position: number) => boolean,
@@ -76,7 +84,7 @@ export function rankByWords(
   // Records with every word in their text, found from the rarest word's records.
   if (plans.every((plan) => plan.length > 0)) {
     const order = [...allTerms].sort((a, b) => estimate(plans[a]!) - estimate(plans[b]!));
-    const found = evaluate(plans, order, candidates(plans[order[0]!]!), accept);
+    const found = bestByWords(plans, order, candidates(plans[order[0]!]!), accept, limit);
     offerScaled(top, found, (share) => SCORE_BANDS.text * share);
   }
 
@@ -84,7 +92,7 @@ export function rankByWords(
   for (const match of named) {
     const best = SCORE_BANDS.project[match.kind];
     const others = allTerms.filter((t) => !match.terms.includes(t));
-    const members = projectPositions(index, match.projects);
+    const members = projectPositions(snapshot, match.projects);
     if (others.length === 0) {
       // All score the same, so past the first `limit` accepted in listing order none can be kept.
       let kept = 0;
@@ -97,13 +105,13 @@ export function rankByWords(
       continue;
     }
     const spread = SCORE_BANDS.projectSpread;
-    offerScaled(top, evaluate(plans, others, members, accept), (share) => best - spread + spread * share);
+    offerScaled(top, bestByWords(plans, others, members, accept, limit), (share) => best - spread + spread * share);
   }
 
   // No record has every word, yet the query named a project: its records are the nearest answer,
   // those with more of the other words first.
   if (top.empty && named.length > 0) {
-    const members = projectPositions(index, [...new Set(named.flatMap((match) => match.projects))]);
+    const members = projectPositions(snapshot, [...new Set(named.flatMap((match) => match.projects))]);
     const raw = new Float64Array(members.length).fill(-1);
     let best = 0;
     members.forEach((position, i) => {
@@ -133,8 +141,8 @@ function planTerm(index: SearchIndex, term: QueryTerm, spelledOnly: boolean, exp
       (matches as WordMatch[]).map((match, w) => {
         if (f === 0) explanation.push(...describeWordMatch(form[w]!, match));
         return match.terms.map((word) => {
-          const postings = index.postings.get(word)!;
-          return { postings, cursor: new PostingsCursor(postings), weight: WORD_WEIGHT[match.kind] };
+          const postings = index.text.postings(word)!;
+          return { postings, cursor: new PostingsCursor(postings), bounds: new PostingsCursor(postings), weight: WORD_WEIGHT[match.kind] };
         });
       }),
     ];
@@ -172,75 +180,133 @@ function matchTerm(plan: TermPlan, position: number): { score: number; quality: 
   return best;
 }
 
+/** The most a term can add to a record between two positions (0: no record between them has it). */
+function termBound(plan: TermPlan, from: number, to: number): number {
+  let best = 0;
+  for (const form of plan) {
+    let sum = 0;
+    for (const options of form) {
+      let word = 0;
+      for (const option of options) word = Math.max(word, option.weight * option.bounds.boundBetween(from, to));
+      if (word === 0) {
+        sum = 0;
+        break;
+      }
+      sum += word;
+    }
+    best = Math.max(best, sum);
+  }
+  return best;
+}
+
+/** A record's relevance to some terms: raw relevance times quality, the weakest term's quality. */
+interface Scored {
+  readonly position: number;
+  readonly key: number;
+  readonly quality: number;
+}
+
 /**
- * Evaluates accepted records against every term of `which`. Raw relevance sums the terms; quality is
- * the weakest term's, so one guessed word lowers the whole record.
+ * The `limit` accepted records of `positions` that best meet every term of `which`, by relevance times
+ * quality (best first, then listing order). Chunks whose bound cannot reach the worst kept are skipped.
  */
-function evaluate(
+function bestByWords(
   plans: readonly TermPlan[],
   which: readonly number[],
   positions: Positions,
   accept: (position: number) => boolean,
-): Evaluated {
-  const raw = new Float64Array(positions.length);
-  const quality = new Float64Array(positions.length);
-  let best = 0;
-  for (let i = 0; i < positions.length; i++) {
-    const position = positions[i]!;
-    if (!accept(position)) continue;
-    let sum = 0;
-    let weakest = 1;
-    for (const t of which) {
-      const match = matchTerm(plans[t]!, position);
-      if (!match) {
-        sum = 0;
-        break;
+  limit: number,
+): Scored[] {
+  const kept: Scored[] = [];
+  const worst = () => (kept.length < limit ? 0 : kept[kept.length - 1]!.key);
+  for (let start = 0; start < positions.length; start += CHUNK) {
+    const end = Math.min(start + CHUNK, positions.length) - 1;
+    if (kept.length >= limit && limit > 0) {
+      let bound = 0;
+      for (const t of which) {
+        const term = termBound(plans[t]!, positions[start]!, positions[end]!);
+        if (term === 0) {
+          bound = 0;
+          break;
+        }
+        bound += term;
       }
-      sum += match.score;
-      weakest = Math.min(weakest, match.quality);
+      if (bound < worst() * ROUNDING_MARGIN) continue;
     }
-    raw[i] = sum;
-    quality[i] = weakest;
-    best = Math.max(best, sum);
+    for (let i = start; i <= end; i++) {
+      const position = positions[i]!;
+      if (!accept(position)) continue;
+      let sum = 0;
+      let weakest = 1;
+      for (const t of which) {
+        const match = matchTerm(plans[t]!, position);
+        if (!match) {
+          sum = 0;
+          break;
+        }
+        sum += match.score;
+        weakest = Math.min(weakest, match.quality);
+      }
+      if (sum === 0 || limit <= 0) continue;
+      const key = sum * weakest;
+      if (kept.length >= limit && key <= worst()) continue;
+      let at = kept.length;
+      while (at > 0 && kept[at - 1]!.key < key) at--;
+      kept.splice(at, 0, { position, key, quality: weakest });
+      if (kept.length > limit) kept.pop();
+    }
   }
-  return { positions, raw, quality, best };
+  return kept;
 }
 
-/** Offers each evaluated record at `scale(share)`, where share in (0, 1] is its relevance against the best, times its quality. */
-function offerScaled(top: TopHits, found: Evaluated, scale: (share: number) => number): void {
-  for (let i = 0; i < found.positions.length; i++) {
-    if (found.raw[i]! > 0) top.offer(found.positions[i]!, scale((found.raw[i]! / found.best) * found.quality[i]!));
-  }
+/**
+ * Offers each found record at `scale(share)`, where share in (0, 1] is its key against the best key,
+ * times the best record's quality: when even the best was found by a guessed word, none scores like a
+ * record found by the words typed.
+ */
+function offerScaled(top: TopHits, found: readonly Scored[], scale: (share: number) => number): void {
+  const best = found[0];
+  if (!best) return;
+  for (const { position, key } of found) top.offer(position, scale((key / best.key) * best.quality));
 }
 
 /** Records that may meet the term: those holding a first word of one of its spellings, each once, ascending. */
-function candidates(plan: TermPlan): Int32Array {
-  return union(plan.flatMap((form) => form[0]!.map((option) => option.postings.positions)));
+function candidates(plan: TermPlan): Positions {
+  return union(plan.flatMap((form) => form[0]!.map((option) => option.postings.docs)));
 }
 
 /** The records of the projects, ascending (listing order). */
-function projectPositions(index: SearchIndex, projects: readonly string[]): Positions {
-  const lists = projects.map((project) => index.positionsByProject.get(project) ?? []);
-  return lists.length === 1 ? lists[0]! : union(lists);
+function projectPositions(snapshot: Snapshot, projects: readonly string[]): Positions {
+  return union(projects.map((project) => snapshot.filters.project(project)));
 }
 
-function union(lists: readonly Positions[]): Int32Array {
-  if (lists.length === 1 && lists[0] instanceof Int32Array) return lists[0];
-  const all = new Int32Array(lists.reduce((n, list) => n + list.length, 0));
-  let length = 0;
-  for (const list of lists) {
-    all.set(list, length);
-    length += list.length;
+/** The sorted union of sorted lists, by merging (each list is ascending already). */
+function union(lists: readonly Positions[]): Positions {
+  const nonEmpty = lists.filter((list) => list.length > 0);
+  if (nonEmpty.length === 0) return new Int32Array(0);
+  if (nonEmpty.length === 1) return nonEmpty[0]!;
+  let merged = nonEmpty[0]!;
+  for (const next of nonEmpty.slice(1)) {
+    const out = new Int32Array(merged.length + next.length);
+    let i = 0;
+    let j = 0;
+    let n = 0;
+    while (i < merged.length || j < next.length) {
+      const a = i < merged.length ? merged[i]! : Number.MAX_SAFE_INTEGER;
+      const b = j < next.length ? next[j]! : Number.MAX_SAFE_INTEGER;
+      const value = Math.min(a, b);
+      if (a === value) i++;
+      if (b === value) j++;
+      out[n++] = value;
+    }
+    merged = out.subarray(0, n);
   }
-  all.sort();
-  let unique = 0;
-  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[unique++] = all[i]!;
-  return all.subarray(0, unique);
+  return merged;
 }
 
 /** How many records the rarest-first order should expect a term to bring. */
 function estimate(plan: TermPlan): number {
-  return plan.reduce((total, form) => total + form[0]!.reduce((n, option) => n + option.postings.positions.length, 0), 0);
+  return plan.reduce((total, form) => total + form[0]!.reduce((n, option) => n + option.postings.docs.length, 0), 0);
 }
 
 function describeWordMatch(word: string, match: WordMatch): string[] {

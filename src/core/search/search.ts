@@ -1,5 +1,6 @@
 // Record search: identifiers, project names, status and year words, and ranked free text, with the
 // reading of the query returned beside the hits so a caller can show why each record is there.
+import { STATUS_CODES } from '../record-table.js';
 import type { RecordEntry, Snapshot } from '../snapshot.js';
 import { type QueryUnderstanding, understandQuery, yearMatches } from './query-understanding.js';
 import { rankByWords } from './ranking.js';
@@ -33,8 +34,10 @@ export function queryToSearch(text: string | undefined): string {
 export function search(snapshot: Snapshot, text: string, limit: number): SearchResult {
   const understanding = understandQuery(queryToSearch(text));
   const { ids, statuses, years, terms } = understanding;
-  const accept = (entry: RecordEntry) =>
-    (statuses.length === 0 || statuses.includes(entry.record.status)) && yearMatches(years, idYear(entry.record.id));
+  const { status, year } = snapshot.table;
+  const statusCodes = statuses.map((wanted) => STATUS_CODES.indexOf(wanted));
+  const accept = (position: number) =>
+    (statusCodes.length === 0 || statusCodes.includes(status[position]!)) && yearMatches(years, year[position]!);
   const result = (hits: SearchHit[], extra: readonly string[] = []): SearchResult => ({
     hits: hits.slice(0, Math.max(0, limit)),
     understanding,
@@ -42,26 +45,20 @@ export function search(snapshot: Snapshot, text: string, limit: number): SearchR
   });
 
   const named = ids.flatMap((id) => {
-    const entry = snapshot.get(id);
-    return entry && accept(entry) ? [{ entry, score: 1 }] : [];
+    const position = snapshot.positionOf(id);
+    return position !== undefined && accept(position) ? [{ entry: snapshot.entryAt(position), score: 1 }] : [];
   });
   const missing = ids.filter((id) => !named.some((hit) => hit.entry.record.id === id)).map((id) => `no record ${id}`);
 
   if (terms.length === 0) {
     if (ids.length > 0) return result(named, missing);
-    return result(newest(snapshot, understanding, limit), ['no words to rank by: newest first']);
+    return result(newest(snapshot, understanding, accept, limit), ['no words to rank by: newest first']);
   }
 
-  const index = snapshot.search.get();
-  const acceptPosition = (position: number) =>
-    (statuses.length === 0 || statuses.includes(index.entries[position]!.record.status)) && yearMatches(years, index.years[position]!);
   // Ask for as many more as there are named identifiers, which may be among the ranked records too.
-  const { ranked, explanation } = rankByWords(index, terms, acceptPosition, Math.max(0, limit) + named.length);
-  const seen = new Set(named.map((hit) => hit.entry.record.id));
-  const byWords = ranked.flatMap(({ position, score }) => {
-    const entry = index.entries[position]!;
-    return seen.has(entry.record.id) ? [] : [{ entry, score }];
-  });
+  const { ranked, explanation } = rankByWords(snapshot, snapshot.search.get(), terms, accept, Math.max(0, limit) + named.length);
+  const seen = new Set(named.map((hit) => hit.entry.position));
+  const byWords = ranked.flatMap(({ position, score }) => (seen.has(position) ? [] : [{ entry: snapshot.entryAt(position), score }]));
   return result([...named, ...byWords], [...missing, ...explanation]);
 }
 
@@ -80,27 +77,28 @@ export function searchRecords(snapshot: Snapshot, text: string, limit: number): 
 }
 
 /** Records meeting the status and year words, newest first, at one neutral score. */
-function newest(snapshot: Snapshot, { statuses, years }: QueryUnderstanding, limit: number): SearchHit[] {
+function newest(
+  snapshot: Snapshot,
+  { statuses, years }: QueryUnderstanding,
+  accept: (position: number) => boolean,
+  limit: number,
+): SearchHit[] {
   // One status has its own list in the snapshot; walking it skips the other status's records.
-  const records = snapshot.select(statuses.length === 1 ? { status: statuses[0] } : {});
+  const positions = statuses.length === 1 ? snapshot.filters.status(statuses[0]!) : snapshot.filters.all;
+  const { year } = snapshot.table;
   const hits: SearchHit[] = [];
   // Listing order is newest year first, so the years asked for are one run: bisect to its start.
   let low = 0;
-  let high = records.length;
+  let high = positions.length;
   while (years?.to !== undefined && low < high) {
     const middle = (low + high) >>> 1;
-    if (idYear(records[middle]!.id) > years.to) low = middle + 1;
+    if (year[positions[middle]!]! > years.to) low = middle + 1;
     else high = middle;
   }
-  for (let i = low; i < records.length && hits.length < limit; i++) {
-    const record = records[i]!;
-    if (years?.from !== undefined && idYear(record.id) < years.from) break;
-    if (statuses.length === 0 || statuses.includes(record.status)) hits.push({ entry: snapshot.get(record.id)!, score: FILTER_ONLY_SCORE });
+  for (let i = low; i < positions.length && hits.length < limit; i++) {
+    const position = positions[i]!;
+    if (years?.from !== undefined && year[position]! < years.from) break;
+    if (accept(position)) hits.push({ entry: snapshot.entryAt(position), score: FILTER_ONLY_SCORE });
   }
   return hits;
-}
-
-/** The year of a CVE identifier: what year words filter on (see query-understanding.ts). */
-function idYear(id: string): number {
-  return Number(id.slice(4, 8));
 }

@@ -25,38 +25,58 @@ function allowedEdits(word: string): number {
 /**
  * Words with values, looked up exactly, by their start, or by nearness. Kept as one prefix tree per
  * first character: a typo in the first letter is rare and is not forgiven, and searching one tree of
- * a few thousand words rather than all of them makes a typo look-up about thirty times faster.
+ * a few thousand words rather than all of them makes a typo look-up about thirty times faster. A tree
+ * is built the first time a word of its letter needs one, so a large vocabulary costs nothing at start.
  */
 export class WordTree<T> {
+  private readonly pending = new Map<string, [string, T][]>();
   private readonly trees = new Map<string, SearchableMap<T>>();
 
   constructor(entries: Iterable<readonly [string, T]>) {
     for (const [word, value] of entries) {
       const first = word.charAt(0);
-      let tree = this.trees.get(first);
-      if (!tree) {
-        tree = new SearchableMap<T>();
-        this.trees.set(first, tree);
-      }
-      tree.set(word, value);
+      const bucket = this.pending.get(first);
+      if (bucket) bucket.push([word, value]);
+      else this.pending.set(first, [[word, value]]);
+    }
+  }
+
+  private tree(first: string): SearchableMap<T> | undefined {
+    const built = this.trees.get(first);
+    if (built) return built;
+    const bucket = this.pending.get(first);
+    if (!bucket) return undefined;
+    const tree = new SearchableMap<T>();
+    for (const [word, value] of bucket) tree.set(word, value);
+    this.trees.set(first, tree);
+    this.pending.delete(first);
+    return tree;
+  }
+
+  /** Builds every tree not built yet, pausing after each (see Derived), so no request pays for one. */
+  *buildSteps(): Generator<void, void, void> {
+    for (const first of [...this.pending.keys()]) {
+      this.tree(first);
+      yield;
     }
   }
 
   get(word: string): T | undefined {
-    return this.trees.get(word.charAt(0))?.get(word);
+    return this.tree(word.charAt(0))?.get(word);
   }
 
   /** Entries whose word begins with `word`, when `word` is long enough to mean something as a start. */
   startingWith(word: string, minLength: number): [string, T][] {
     if (word.length < minLength || DIGITS.test(word)) return [];
-    return [...(this.trees.get(word.charAt(0))?.atPrefix(word).entries() ?? [])];
+    return [...(this.tree(word.charAt(0))?.atPrefix(word).entries() ?? [])];
   }
 
   /** Entries within the edits forgiven for `word`, keeping only those at the smallest distance. */
   nearest(word: string): [string, T][] {
     const edits = allowedEdits(word);
-    const tree = this.trees.get(word.charAt(0));
-    if (edits === 0 || !tree) return [];
+    if (edits === 0) return [];
+    const tree = this.tree(word.charAt(0));
+    if (!tree) return [];
     const near = [...tree.fuzzyGet(word, edits)];
     const closest = Math.min(...near.map(([, [, distance]]) => distance));
     return near.filter(([, [, distance]]) => distance === closest).map(([key, [value]]) => [key, value]);

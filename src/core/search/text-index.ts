@@ -1,16 +1,40 @@
-// An inverted index over record project and summary, scored with BM25+ when built so that a query only
-// adds numbers. Written here rather than using MiniSearch's search(): that one scores every record of
-// every query word and builds a result object for each (9 ms for "remote code execution" on the
-// shipped catalog in AND mode, 17 ms in OR mode, on a 2-core VM), and its index took 2.8 s to build
-// there against about 1 s for this one. Here a query walks the rarest word's records and looks the
-// other words up. MiniSearch still provides the prefix trees behind prefix and typo look-ups.
+// An inverted index over each record's project and summary, scored with BM25+ when built so that a query
+// only adds numbers. Written here rather than using MiniSearch's search(), which scores every record of
+// every query word and builds a result object for each (9 ms for "remote code execution" on 14,642
+// records, where this index takes well under one). MiniSearch still provides the prefix trees behind the
+// typo and prefix look-ups (vocabulary.ts).
+//
+// Everything is in typed arrays, one set for all words (compressed sparse rows): it is built in steps
+// (or in a worker), written into a snapshot file and read back as views of that file's bytes, with no
+// object per word or per posting. Postings are cut into blocks of BLOCK records, each with the highest
+// score in it, so a query can skip every block that cannot change its best few (ranking.ts).
 import { STOP_WORDS, words } from './words.js';
 
-export interface Postings {
-  /** Positions (listing order) of the records holding the word, ascending. */
-  readonly positions: Int32Array;
+/** Records per block of a word's postings: small enough to skip often, large enough to be worth a check. */
+export const BLOCK = 64;
+
+export interface TextIndexData {
+  /** Indexed words, sorted; a word's number is its place here. */
+  readonly words: readonly string[];
+  /** Where each word's postings start in docs/scores (words.length + 1 entries). */
+  readonly starts: Uint32Array;
+  /** Record positions holding each word, ascending within a word. */
+  readonly docs: Int32Array;
   /** The word's BM25+ score in each of those records, fields weighted and summed. */
   readonly scores: Float32Array;
+  /** Where each word's blocks start in blockMax (words.length + 1 entries). */
+  readonly blockStarts: Uint32Array;
+  /** The highest score of each block of BLOCK postings. */
+  readonly blockMax: Float32Array;
+}
+
+/** One word's postings, as views into the index's arrays (no copy). */
+export interface Postings {
+  readonly docs: Int32Array;
+  readonly scores: Float32Array;
+  readonly blockMax: Float32Array;
+  /** The highest score of the word in any record. */
+  readonly maxScore: number;
 }
 
 export interface IndexedText {
@@ -22,8 +46,7 @@ export interface IndexedText {
  * The project field weighs more than the summary: a record of curl is about curl, while a summary
  * that mentions curl may be about something that merely uses it.
  */
-const FIELD_BOOSTS = { project: 3, summary: 1 } as const;
-const FIELDS = ['project', 'summary'] as const;
+const FIELD_BOOSTS = [3, 1] as const;
 
 // BM25+ with the parameters MiniSearch uses by default: term-frequency saturation k, length
 // normalisation b, and the floor d that keeps a long summary's single mention worth something.
@@ -31,73 +54,162 @@ const K = 1.2;
 const B = 0.7;
 const D = 0.5;
 
-/** Occurrences of one word while the index is built: parallel lists, one entry per record and field. */
-interface Occurrences {
-  readonly positions: number[];
-  readonly fields: number[];
-  readonly counts: number[];
+/** Records tokenised between two pauses of a build in steps. */
+const RECORDS_PER_STEP = 5000;
+
+/** A growable Int32 column. */
+class Column {
+  array = new Int32Array(1024);
+  length = 0;
+  push(value: number): void {
+    if (this.length === this.array.length) {
+      const grown = new Int32Array(this.array.length * 2);
+      grown.set(this.array);
+      this.array = grown;
+    }
+    this.array[this.length++] = value;
+  }
 }
 
-/** Records indexed between two pauses of a build in steps. */
-const RECORDS_PER_STEP = 2000;
-
 /**
- * Builds the index in steps: the generator pauses every RECORDS_PER_STEP records, so a caller can let
- * the event loop serve requests between steps (a 300,000-record catalog takes seconds to index).
+ * Builds the index of records given in listing order. The generator pauses every RECORDS_PER_STEP
+ * records so a caller can let the event loop serve requests between steps.
  */
-export function* textIndexSteps(records: readonly IndexedText[]): Generator<void, Map<string, Postings>, void> {
-  const occurrences = new Map<string, Occurrences>();
-  const fieldLengths = FIELDS.map(() => new Uint32Array(records.length));
-  const perRecord = new Map<string, number>();
-  for (const [position, record] of records.entries()) {
+export function* textIndexSteps(count: number, textOf: (position: number) => IndexedText): Generator<void, TextIndexData, void> {
+  const termIds = new Map<string, number>();
+  const terms: string[] = [];
+  // One entry per (record, field, word): the word, the record, the field, the count in that field.
+  const entryTerm = new Column();
+  const entryDoc = new Column();
+  const entryFieldAndCount = new Column(); // field in the low bit, count above it
+  const fieldLengths = [new Uint32Array(count), new Uint32Array(count)];
+  const perField = new Map<number, number>();
+  for (let position = 0; position < count; position++) {
     if (position % RECORDS_PER_STEP === RECORDS_PER_STEP - 1) yield;
-    FIELDS.forEach((field, f) => {
-      perRecord.clear();
+    const text = textOf(position);
+    for (let field = 0; field < 2; field++) {
+      perField.clear();
       let length = 0;
-      for (const word of words(record[field])) {
+      for (const word of words(field === 0 ? text.project : text.summary)) {
         if (STOP_WORDS.has(word)) continue;
         length++;
-        perRecord.set(word, (perRecord.get(word) ?? 0) + 1);
-      }
-      fieldLengths[f]![position] = length;
-      for (const [word, count] of perRecord) {
-        let list = occurrences.get(word);
-        if (!list) {
-          list = { positions: [], fields: [], counts: [] };
-          occurrences.set(word, list);
+        let term = termIds.get(word);
+        if (term === undefined) {
+          term = terms.length;
+          termIds.set(word, term);
+          terms.push(word);
         }
-        list.positions.push(position);
-        list.fields.push(f);
-        list.counts.push(count);
+        perField.set(term, (perField.get(term) ?? 0) + 1);
       }
-    });
-  }
-
-  const averageLengths = fieldLengths.map((lengths) => lengths.reduce((sum, n) => sum + n, 0) / Math.max(1, records.length) || 1);
-  const boosts = FIELDS.map((field) => FIELD_BOOSTS[field]);
-  const index = new Map<string, Postings>();
-  for (const [word, list] of occurrences) {
-    const documentFrequency = FIELDS.map(() => 0);
-    for (const f of list.fields) documentFrequency[f]!++;
-    const idf = documentFrequency.map((n) => Math.log(1 + (records.length - n + 0.5) / (n + 0.5)));
-    // A record's fields were added one after the other, so its entries are neighbours: merge them.
-    const positions: number[] = [];
-    const scores: number[] = [];
-    for (let i = 0; i < list.positions.length; i++) {
-      const position = list.positions[i]!;
-      const f = list.fields[i]!;
-      const count = list.counts[i]!;
-      const norm = 1 - B + (B * fieldLengths[f]![position]!) / averageLengths[f]!;
-      const score = boosts[f]! * idf[f]! * (D + (count * (K + 1)) / (count + K * norm));
-      if (positions.at(-1) === position) scores[scores.length - 1]! += score;
-      else {
-        positions.push(position);
-        scores.push(score);
+      fieldLengths[field]![position] = length;
+      for (const [term, n] of perField) {
+        entryTerm.push(term);
+        entryDoc.push(position);
+        entryFieldAndCount.push((n << 1) | field);
       }
     }
-    index.set(word, { positions: Int32Array.from(positions), scores: Float32Array.from(scores) });
   }
-  return index;
+  yield;
+
+  // Words in sorted order, so a snapshot file's list can be searched and read in order.
+  const order = terms.map((_, id) => id).sort((a, b) => (terms[a]! < terms[b]! ? -1 : terms[a]! > terms[b]! ? 1 : 0));
+  const rank = new Uint32Array(terms.length);
+  order.forEach((id, sorted) => {
+    rank[id] = sorted;
+  });
+  // Counting sort of the entries by word; within a word, entries keep record order, and a record's
+  // project entry comes before its summary entry.
+  const entries = entryTerm.length;
+  const bucketStarts = new Uint32Array(terms.length + 1);
+  for (let i = 0; i < entries; i++) bucketStarts[rank[entryTerm.array[i]!]! + 1]!++;
+  for (let t = 0; t < terms.length; t++) bucketStarts[t + 1]! += bucketStarts[t]!;
+  const sorted = new Int32Array(entries);
+  const fill = bucketStarts.slice(0, terms.length);
+  for (let i = 0; i < entries; i++) sorted[fill[rank[entryTerm.array[i]!]!]!++] = i;
+  yield;
+
+  const averageLengths = fieldLengths.map((lengths) => lengths.reduce((sum, n) => sum + n, 0) / Math.max(1, count) || 1);
+  const starts = new Uint32Array(terms.length + 1);
+  const docs = new Int32Array(entries);
+  const scores = new Float32Array(entries);
+  let postings = 0;
+  for (let t = 0; t < terms.length; t++) {
+    if (t % 20_000 === 19_999) yield;
+    const from = bucketStarts[t]!;
+    const to = bucketStarts[t + 1]!;
+    const documentFrequency = [0, 0];
+    for (let i = from; i < to; i++) documentFrequency[entryFieldAndCount.array[sorted[i]!]! & 1]!++;
+    const idf = documentFrequency.map((n) => Math.log(1 + (count - n + 0.5) / (n + 0.5)));
+    starts[t] = postings;
+    for (let i = from; i < to; i++) {
+      const entry = sorted[i]!;
+      const doc = entryDoc.array[entry]!;
+      const field = entryFieldAndCount.array[entry]! & 1;
+      const n = entryFieldAndCount.array[entry]! >>> 1;
+      const norm = 1 - B + (B * fieldLengths[field]![doc]!) / averageLengths[field]!;
+      const score = FIELD_BOOSTS[field]! * idf[field]! * (D + (n * (K + 1)) / (n + K * norm));
+      if (postings > starts[t]! && docs[postings - 1] === doc) scores[postings - 1]! += score;
+      else {
+        docs[postings] = doc;
+        scores[postings] = score;
+        postings++;
+      }
+    }
+  }
+  starts[terms.length] = postings;
+
+  const blockStarts = new Uint32Array(terms.length + 1);
+  for (let t = 0; t < terms.length; t++) blockStarts[t + 1] = blockStarts[t]! + Math.ceil((starts[t + 1]! - starts[t]!) / BLOCK);
+  const blockMax = new Float32Array(blockStarts[terms.length]!);
+  for (let t = 0; t < terms.length; t++) {
+    for (let i = starts[t]!, block = blockStarts[t]!; i < starts[t + 1]!; i += BLOCK, block++) {
+      let max = 0;
+      for (let j = i; j < Math.min(i + BLOCK, starts[t + 1]!); j++) max = Math.max(max, scores[j]!);
+      blockMax[block] = max;
+    }
+  }
+  return {
+    words: order.map((id) => terms[id]!),
+    starts,
+    docs: docs.slice(0, postings),
+    scores: scores.slice(0, postings),
+    blockStarts,
+    blockMax,
+  };
+}
+
+/** Look-ups into a built (or loaded) index. */
+export class TextIndex {
+  readonly #termIds: Map<string, number>;
+
+  constructor(readonly data: TextIndexData) {
+    this.#termIds = new Map(data.words.map((word, term) => [word, term]));
+  }
+
+  get words(): readonly string[] {
+    return this.data.words;
+  }
+
+  postings(word: string): Postings | undefined {
+    const term = this.#termIds.get(word);
+    if (term === undefined) return undefined;
+    const { starts, docs, scores, blockStarts, blockMax } = this.data;
+    const blocks = blockMax.subarray(blockStarts[term]!, blockStarts[term + 1]!);
+    let maxScore = 0;
+    for (const max of blocks) maxScore = Math.max(maxScore, max);
+    return {
+      docs: docs.subarray(starts[term]!, starts[term + 1]!),
+      scores: scores.subarray(starts[term]!, starts[term + 1]!),
+      blockMax: blocks,
+      maxScore,
+    };
+  }
+
+  /** How many records hold the word (0 when none). */
+  frequency(word: string): number {
+    const term = this.#termIds.get(word);
+    return term === undefined ? 0 : this.data.starts[term + 1]! - this.data.starts[term]!;
+  }
 }
 
 /**
@@ -110,20 +222,41 @@ export class PostingsCursor {
   private at = 0;
   private last = -1;
 
-  constructor(private readonly postings: Postings) {}
+  constructor(readonly postings: Postings) {}
 
   /** The word's score in the record at `position`, or 0 when the record does not hold it. */
   scoreAt(position: number): number {
-    const { positions, scores } = this.postings;
-    const n = positions.length;
+    const { docs, scores } = this.postings;
+    const i = this.seek(position);
+    return i < docs.length && docs[i] === position ? scores[i]! : 0;
+  }
+
+  /**
+   * The highest score the word has in any record from `from` to `to` (ascending calls), from the blocks
+   * those records fall in; 0 when no record between them holds the word.
+   */
+  boundBetween(from: number, to: number): number {
+    const { docs, blockMax } = this.postings;
+    const first = this.seek(from);
+    if (first >= docs.length || docs[first]! > to) return 0;
+    const last = this.seek(to + 1) - 1;
+    let max = 0;
+    for (let block = Math.floor(first / BLOCK); block <= Math.floor(last / BLOCK); block++) max = Math.max(max, blockMax[block]!);
+    return max;
+  }
+
+  /** The index of the first posting at or after `position`. */
+  private seek(position: number): number {
+    const { docs } = this.postings;
+    const n = docs.length;
     if (position < this.last) this.at = 0;
     this.last = position;
     let i = this.at;
-    if (i < n && positions[i]! < position) {
+    if (i < n && docs[i]! < position) {
       // Double the stride until it passes the position, then bisect the last stride.
       let low = i;
       let high = i + 1;
-      for (let stride = 1; high < n && positions[high]! < position; stride *= 2) {
+      for (let stride = 1; high < n && docs[high]! < position; stride *= 2) {
         low = high;
         high = low + stride * 2;
       }
@@ -131,12 +264,12 @@ export class PostingsCursor {
       let to = Math.min(high, n);
       while (from < to) {
         const middle = (from + to) >>> 1;
-        if (positions[middle]! < position) from = middle + 1;
+        if (docs[middle]! < position) from = middle + 1;
         else to = middle;
       }
       i = from;
     }
     this.at = i;
-    return i < n && positions[i] === position ? scores[i]! : 0;
+    return i;
   }
 }

@@ -3,6 +3,7 @@
 // every word during the search, keeps "curl" from also matching "url" and "cure", and lets the
 // explanation say which words a typo was read as.
 import { WordTree } from './spelling.js';
+import type { TextIndex } from './text-index.js';
 
 export type WordMatchKind = 'exact' | 'prefix' | 'typo';
 
@@ -17,15 +18,19 @@ const MAX_EXPANSIONS = 20;
 const MIN_PREFIX = 3;
 
 export class Vocabulary {
-  private readonly counts: WordTree<number>;
+  private readonly tree: WordTree<true>;
 
-  /** `counts`: how many records hold each indexed word. */
-  constructor(counts: ReadonlyMap<string, number>) {
-    this.counts = new WordTree(counts);
+  constructor(private readonly index: TextIndex) {
+    this.tree = new WordTree(index.words.map((word) => [word, true] as const));
+  }
+
+  /** Builds the look-up trees of every letter, pausing between them. */
+  *buildSteps(): Generator<void, void, void> {
+    yield* this.tree.buildSteps();
   }
 
   has(term: string): boolean {
-    return this.counts.get(term) !== undefined;
+    return this.index.frequency(term) > 0;
   }
 
   /**
@@ -38,10 +43,18 @@ export class Vocabulary {
       const other = pluralOrSingular(word);
       return { kind: 'exact', terms: other !== undefined && this.has(other) ? [word, other] : [word] };
     }
-    const longer = this.counts.startingWith(word, MIN_PREFIX);
-    if (longer.length > 0) return { kind: 'prefix', terms: mostFrequent(longer) };
-    const near = this.counts.nearest(word);
-    return near.length > 0 ? { kind: 'typo', terms: mostFrequent(near) } : undefined;
+    const longer = this.tree.startingWith(word, MIN_PREFIX);
+    if (longer.length > 0) return { kind: 'prefix', terms: this.mostFrequent(longer.map(([term]) => term)) };
+    const near = this.tree.nearest(word);
+    return near.length > 0 ? { kind: 'typo', terms: this.mostFrequent(near.map(([term]) => term)) } : undefined;
+  }
+
+  private mostFrequent(terms: readonly string[]): string[] {
+    return terms
+      .map((term) => [term, this.index.frequency(term)] as const)
+      .sort(([a, countA], [b, countB]) => countB - countA || (a < b ? -1 : a > b ? 1 : 0))
+      .slice(0, MAX_EXPANSIONS)
+      .map(([term]) => term);
   }
 }
 
@@ -49,11 +62,4 @@ export class Vocabulary {
 function pluralOrSingular(word: string): string | undefined {
   if (!word.endsWith('s')) return `${word}s`;
   return word.endsWith('ss') || word.length < 4 ? undefined : word.slice(0, -1);
-}
-
-function mostFrequent(entries: readonly (readonly [string, number])[]): string[] {
-  return [...entries]
-    .sort(([a, countA], [b, countB]) => countB - countA || (a < b ? -1 : a > b ? 1 : 0))
-    .slice(0, MAX_EXPANSIONS)
-    .map(([term]) => term);
 }

@@ -2,7 +2,7 @@
 // (LISTEN/NOTIFY). If that connection drops, the service keeps serving its last snapshot and reconnects
 // with backoff; after a reconnect it reloads, since notifications sent meanwhile are lost.
 import type pg from 'pg';
-import type { CatalogSource } from '../catalog-source.js';
+import { type CatalogSource, snapshotOfCatalog } from '../catalog-source.js';
 import { connect, DatabaseError, loadCatalog, withClient } from './database.js';
 import { CHANGE_CHANNEL } from './schema.js';
 
@@ -55,10 +55,13 @@ export function postgresSource(url: string, log: SourceLogger): CatalogSource {
 
   return {
     name: 'PostgreSQL',
-    load: () =>
-      withClient(url, loadCatalog).catch((error: Error) => {
-        throw error instanceof DatabaseError ? error : new DatabaseError(`cannot read the records table: ${error.message}`);
-      }),
+    load: async () =>
+      snapshotOfCatalog(
+        'PostgreSQL',
+        await withClient(url, loadCatalog).catch((error: Error) => {
+          throw error instanceof DatabaseError ? error : new DatabaseError(`cannot read the records table: ${error.message}`);
+        }),
+      ),
     watch: (changed) => void listen(changed),
     async close() {
       closed = true;

@@ -1,0 +1,66 @@
+// The records of a snapshot as columns, one entry per record in listing order (a record's position is
+// its place in that order). Columns are typed arrays and one array of ids, with no object per record:
+// 340,000 records cost a few megabytes, and a snapshot file is read into them without parsing.
+import type { CatalogRecord, CveRecord, RecordStatus } from '../contract/index.js';
+import { CVE_RECORD_URL_PREFIX } from './cve-id.js';
+
+export const STATUS_CODES: readonly RecordStatus[] = ['public', 'assigned-no-public-record'];
+const STATUS_CODE: Readonly<Record<RecordStatus, number>> = { public: 0, 'assigned-no-public-record': 1 };
+
+/** A published date as days since 1970-01-01; NO_DATE when a record has none. */
+export const NO_DATE = -2147483648;
+
+export interface RecordTable {
+  readonly size: number;
+  /** CVE ids in listing order. */
+  readonly ids: readonly string[];
+  /** Project names, sorted; a record's project is an index into it. */
+  readonly projectNames: readonly string[];
+  readonly projectOf: Uint32Array;
+  /** Index into STATUS_CODES. */
+  readonly status: Uint8Array;
+  /** Days since 1970-01-01, or NO_DATE. */
+  readonly published: Int32Array;
+  /** The year of each id, what year words of a search filter on. */
+  readonly year: Uint16Array;
+  /** Public records whose url is not the cve.org page of their id (another page, or none), by position. */
+  readonly otherUrls: ReadonlyMap<number, string | null>;
+}
+
+/** The columns of catalog records, which must be in listing order already. */
+export function recordTable(records: readonly CatalogRecord[]): RecordTable {
+  const size = records.length;
+  const projectNames = [...new Set(records.map((record) => record.project))].sort();
+  const projectIndex = new Map(projectNames.map((name, index) => [name, index]));
+  const projectOf = new Uint32Array(size);
+  const status = new Uint8Array(size);
+  const published = new Int32Array(size);
+  const year = new Uint16Array(size);
+  const otherUrls = new Map<number, string | null>();
+  records.forEach((record, position) => {
+    projectOf[position] = projectIndex.get(record.project)!;
+    status[position] = STATUS_CODE[record.status];
+    published[position] = record.published === undefined ? NO_DATE : Date.parse(record.published) / 86_400_000;
+    year[position] = Number(record.id.slice(4, 8));
+    if (record.status === 'public' && record.url !== CVE_RECORD_URL_PREFIX + record.id) otherUrls.set(position, record.url);
+  });
+  return { size, ids: records.map((record) => record.id), projectNames, projectOf, status, published, year, otherUrls };
+}
+
+/** The record at a position, as the API serves it. */
+export function recordAt(table: RecordTable, position: number): CveRecord {
+  const id = table.ids[position]!;
+  const status = STATUS_CODES[table.status[position]!]!;
+  return {
+    id,
+    project: table.projectNames[table.projectOf[position]!]!,
+    status,
+    url: status !== 'public' ? null : table.otherUrls.has(position) ? table.otherUrls.get(position)! : CVE_RECORD_URL_PREFIX + id,
+  };
+}
+
+/** The published date (YYYY-MM-DD) of the record at a position, when it has one. */
+export function publishedAt(table: RecordTable, position: number): string | undefined {
+  const days = table.published[position]!;
+  return days === NO_DATE ? undefined : new Date(days * 86_400_000).toISOString().slice(0, 10);
+}

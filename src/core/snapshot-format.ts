@@ -1,0 +1,203 @@
+// The snapshot file: everything a server needs to serve a catalog, laid out so that reading it is a few
+// reads into buffers and views over them, with no parsing of records. The importer writes it beside a
+// catalog (`--out catalog.snapshot`); the server loads it in a fraction of a second and reads the long
+// texts (summaries) from it on demand. Pure encoding and decoding here; the reading and writing of files
+// is in sources/snapshot-file.ts and import/snapshot-writer.ts.
+//
+// Layout: 8 bytes of magic, a u32 format version, a u32 header length, the header (JSON), then the
+// sections the header lists (each 8-byte aligned), the text region last.
+import type { RecordTable } from './record-table.js';
+import type { TextIndexData } from './search/text-index.js';
+
+export const SNAPSHOT_MAGIC = Buffer.from('CVERSNAP');
+export const SNAPSHOT_FORMAT = 1;
+/** Magic, format version and header length. */
+export const PREAMBLE_BYTES = 16;
+
+type SectionKind = 'json' | 'u8' | 'u16' | 'u32' | 'i32' | 'f32' | 'f64';
+
+export interface SectionEntry {
+  readonly name: string;
+  readonly kind: SectionKind;
+  readonly offset: number;
+  readonly length: number;
+}
+
+export interface SnapshotHeader {
+  readonly format: number;
+  /** Content hash of the catalog, as createSnapshot computes it. */
+  readonly version: string;
+  readonly lastVerified: string;
+  readonly size: number;
+  readonly sections: readonly SectionEntry[];
+  /** Where the text region starts and how long it is. */
+  readonly text: { readonly offset: number; readonly length: number };
+}
+
+/** The parts of a snapshot a file holds, besides its header fields. */
+export interface SnapshotContent {
+  readonly table: RecordTable;
+  readonly aliases: ReadonlyMap<string, readonly string[]>;
+  readonly textIndex: TextIndexData;
+  /** Where each record's summary is in the text region: offset (-1 for none) and byte length. */
+  readonly summaryOffset: Float64Array;
+  readonly summaryLength: Uint32Array;
+}
+
+type SectionValue = unknown | ArrayBufferView;
+
+/** The sections of a snapshot, in file order, with how each is stored. */
+function sectionsOf(content: SnapshotContent): [string, SectionKind, SectionValue][] {
+  const { table, textIndex } = content;
+  return [
+    ['ids', 'json', table.ids],
+    ['projectNames', 'json', table.projectNames],
+    ['aliases', 'json', table.projectNames.map((name) => content.aliases.get(name) ?? [])],
+    ['otherUrls', 'json', [...table.otherUrls]],
+    ['projectOf', 'u32', table.projectOf],
+    ['status', 'u8', table.status],
+    ['published', 'i32', table.published],
+    ['year', 'u16', table.year],
+    ['summaryOffset', 'f64', content.summaryOffset],
+    ['summaryLength', 'u32', content.summaryLength],
+    ['words', 'json', textIndex.words],
+    ['starts', 'u32', textIndex.starts],
+    ['docs', 'i32', textIndex.docs],
+    ['scores', 'f32', textIndex.scores],
+    ['blockStarts', 'u32', textIndex.blockStarts],
+    ['blockMax', 'f32', textIndex.blockMax],
+  ];
+}
+
+const align = (n: number) => Math.ceil(n / 8) * 8;
+
+/**
+ * The bytes before the text region: preamble, header and sections. `textLength` is the size of the
+ * text region that will follow them.
+ */
+export function encodeSnapshot(
+  fields: Pick<SnapshotHeader, 'version' | 'lastVerified'>,
+  content: SnapshotContent,
+  textLength: number,
+): Buffer {
+  const bodies = sectionsOf(content).map(([name, kind, value]) => {
+    const bytes =
+      kind === 'json'
+        ? Buffer.from(JSON.stringify(value))
+        : Buffer.from((value as ArrayBufferView).buffer, (value as ArrayBufferView).byteOffset, (value as ArrayBufferView).byteLength);
+    return { name, kind, bytes };
+  });
+  // The header names the offsets, whose values depend on the header's length: settle it in two passes.
+  let headerLength = 0;
+  for (;;) {
+    let offset = align(PREAMBLE_BYTES + headerLength);
+    const sections = bodies.map(({ name, kind, bytes }) => {
+      const entry = { name, kind, offset, length: bytes.length };
+      offset = align(offset + bytes.length);
+      return entry;
+    });
+    const header: SnapshotHeader = {
+      format: SNAPSHOT_FORMAT,
+      ...fields,
+      size: content.table.size,
+      sections,
+      text: { offset, length: textLength },
+    };
+    const headerBytes = Buffer.from(JSON.stringify(header));
+    if (headerBytes.length !== headerLength) {
+      headerLength = headerBytes.length;
+      continue;
+    }
+    const out = Buffer.alloc(offset);
+    SNAPSHOT_MAGIC.copy(out, 0);
+    out.writeUInt32LE(SNAPSHOT_FORMAT, 8);
+    out.writeUInt32LE(headerLength, 12);
+    headerBytes.copy(out, PREAMBLE_BYTES);
+    sections.forEach((section, i) => {
+      bodies[i]!.bytes.copy(out, section.offset);
+    });
+    return out;
+  }
+}
+
+export class SnapshotFormatError extends Error {}
+
+/** The header of a snapshot file from its first bytes (at least PREAMBLE_BYTES + the header). */
+export function decodeHeader(start: Buffer): SnapshotHeader {
+  if (start.length < PREAMBLE_BYTES || !start.subarray(0, 8).equals(SNAPSHOT_MAGIC)) throw new SnapshotFormatError('not a snapshot file');
+  const format = start.readUInt32LE(8);
+  if (format !== SNAPSHOT_FORMAT)
+    throw new SnapshotFormatError(`snapshot format ${format}; this service reads format ${SNAPSHOT_FORMAT}: import again`);
+  const length = start.readUInt32LE(12);
+  if (start.length < PREAMBLE_BYTES + length) throw new SnapshotFormatError('snapshot header is cut short');
+  return JSON.parse(start.subarray(PREAMBLE_BYTES, PREAMBLE_BYTES + length).toString('utf8')) as SnapshotHeader;
+}
+
+/**
+ * The content of a snapshot from the bytes of its sections (`body` holds the file from `bodyOffset` up
+ * to the text region). Typed arrays are views of `body`, not copies.
+ */
+export function decodeSnapshot(header: SnapshotHeader, body: Buffer, bodyOffset: number): SnapshotContent {
+  const read = new Map<string, unknown>();
+  for (const { name, kind, offset, length } of header.sections) {
+    const at = body.byteOffset + offset - bodyOffset;
+    const bytes = body.subarray(offset - bodyOffset, offset - bodyOffset + length);
+    if (bytes.length !== length) throw new SnapshotFormatError(`snapshot section ${name} is cut short`);
+    const buffer = body.buffer;
+    const view = (Kind: { new (buffer: ArrayBufferLike, offset: number, length: number): unknown; BYTES_PER_ELEMENT: number }) =>
+      new Kind(buffer, at, length / Kind.BYTES_PER_ELEMENT);
+    switch (kind) {
+      case 'json':
+        read.set(name, JSON.parse(bytes.toString('utf8')));
+        break;
+      case 'u8':
+        read.set(name, view(Uint8Array));
+        break;
+      case 'u16':
+        read.set(name, view(Uint16Array));
+        break;
+      case 'u32':
+        read.set(name, view(Uint32Array));
+        break;
+      case 'i32':
+        read.set(name, view(Int32Array));
+        break;
+      case 'f32':
+        read.set(name, view(Float32Array));
+        break;
+      case 'f64':
+        read.set(name, view(Float64Array));
+        break;
+    }
+  }
+  const section = <T>(name: string): T => {
+    if (!read.has(name)) throw new SnapshotFormatError(`snapshot section ${name} is missing`);
+    return read.get(name) as T;
+  };
+  const ids = section<string[]>('ids');
+  const projectNames = section<string[]>('projectNames');
+  const aliases = section<string[][]>('aliases');
+  return {
+    table: {
+      size: header.size,
+      ids,
+      projectNames,
+      projectOf: section('projectOf'),
+      status: section('status'),
+      published: section('published'),
+      year: section('year'),
+      otherUrls: new Map(section<[number, string | null][]>('otherUrls')),
+    },
+    aliases: new Map(projectNames.flatMap((name, i) => ((aliases[i]?.length ?? 0) > 0 ? [[name, aliases[i]!]] : []))),
+    textIndex: {
+      words: section('words'),
+      starts: section('starts'),
+      docs: section('docs'),
+      scores: section('scores'),
+      blockStarts: section('blockStarts'),
+      blockMax: section('blockMax'),
+    },
+    summaryOffset: section('summaryOffset'),
+    summaryLength: section('summaryLength'),
+  };
+}

@@ -1,0 +1,82 @@
+// One input entry to its outcome: the mapped record, or the reason it is skipped. The same function runs
+// in the importer's worker threads and, with no workers, in the importer itself.
+import { type MappedRecord, type MapWarning, mapCveRecord } from './cve-json5.js';
+
+export const SKIP_CATEGORIES = [
+  // bad input: each one is reported with its file
+  'unreadable-input',
+  'unreadable-entry',
+  'invalid-json',
+  'invalid-format',
+  'duplicate',
+  'no-project-name',
+  // selection: expected, counted only
+  'rejected',
+  'not-cleared',
+  'other-assigner',
+  'before-since',
+] as const;
+export type SkipCategory = (typeof SKIP_CATEGORIES)[number];
+export const BAD_INPUT: ReadonlySet<SkipCategory> = new Set(SKIP_CATEGORIES.slice(0, 6));
+
+/** Which records an import keeps. Plain data, so it can be sent to a worker. */
+export interface Selection {
+  /** The operator's cleared ids: only these are imported. */
+  readonly cleared?: readonly string[] | undefined;
+  /** Only records of this CNA (cveMetadata.assignerShortName, lower case). */
+  readonly assigner?: string | undefined;
+  /** Only records published on or after this date (YYYY-MM-DD). */
+  readonly since?: string | undefined;
+  /** Project names by CVE id, winning over the record's own. */
+  readonly overrides?: readonly (readonly [string, string])[] | undefined;
+}
+
+export type EntryOutcome =
+  | ({ readonly kind: 'mapped'; readonly source: string; readonly warnings: readonly MapWarning[] } & MappedRecord)
+  | {
+      readonly kind: 'skip';
+      readonly source: string;
+      readonly category: SkipCategory;
+      readonly detail: string;
+      readonly id?: string | undefined;
+    };
+
+/** The mapping of one selection, its sets built once. */
+export function entryMapper(selection: Selection): (entry: { name: string; text: string }) => EntryOutcome {
+  const cleared = selection.cleared ? new Set(selection.cleared) : undefined;
+  const overrides = new Map(selection.overrides ?? []);
+  return ({ name: source, text }) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      return { kind: 'skip', source, category: 'invalid-json', detail: jsonProblem(error as Error) };
+    }
+    const meta = (json as { cveMetadata?: { cveId?: unknown; assignerShortName?: unknown } } | null)?.cveMetadata;
+    const id = typeof meta?.cveId === 'string' ? meta.cveId : undefined;
+    if (cleared && (id === undefined || !cleared.has(id))) {
+      return id === undefined
+        ? { kind: 'skip', source, category: 'invalid-format', detail: 'cveMetadata.cveId is missing' }
+        : { kind: 'skip', source, category: 'not-cleared', detail: id, id };
+    }
+    if (selection.assigner !== undefined && String(meta?.assignerShortName ?? '').toLowerCase() !== selection.assigner) {
+      return { kind: 'skip', source, category: 'other-assigner', detail: String(meta?.assignerShortName), id };
+    }
+    const result = mapCveRecord(json, overrides);
+    if (!result.ok) return { kind: 'skip', source, category: result.reason, detail: result.detail, id };
+    if (selection.since !== undefined && (result.record.published ?? '') < selection.since) {
+      return { kind: 'skip', source, category: 'before-since', detail: result.record.published ?? 'no datePublished', id };
+    }
+    return { kind: 'mapped', source, record: result.record, naming: result.naming, warnings: result.warnings };
+  };
+}
+
+/**
+ * What is wrong with text that is not JSON, without the excerpt of it that JSON.parse quotes: the text
+ * may be a file that was never meant to be read (a link to /etc/passwd), and a report must not leak it.
+ */
+export function jsonProblem(error: Error): string {
+  const position = /at position (\d+)/.exec(error.message)?.[1];
+  if (position !== undefined) return `not valid JSON (at character ${position})`;
+  return /end of (JSON )?input/i.test(error.message) ? 'not valid JSON (it ends too soon)' : 'not valid JSON';
+}
