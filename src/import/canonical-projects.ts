@@ -79,14 +79,20 @@ export function projectKey(name: string, vendor: string | undefined): string {
       .replace(/[^\p{L}\p{N}.+]+/gu, ' ')
       .replace(/(?<=\S)\.(?=\s|$)/g, ''),
   );
+  words = withoutSuffixes(words);
+  // The vendor's name in front goes only when a name is left ("OpenSSL 3.0.7" of OpenSSL is not "3.0.7").
   const prefix = vendorWords(vendor);
-  if (prefix !== undefined && words.startsWith(`${prefix} `) && compactKey(words.slice(prefix.length)).length >= 3)
-    words = words.slice(prefix.length + 1);
+  const rest = prefix !== undefined && words.startsWith(`${prefix} `) ? words.slice(prefix.length + 1) : '';
+  if (/\p{L}/u.test(rest) && compactKey(rest).length >= 3) words = rest;
+  return compactKey(words) || compactKey(name);
+}
+
+function withoutSuffixes(words: string): string {
   for (let before = ''; before !== words; ) {
     before = words;
     words = words.replace(SUFFIX, '').replace(VERSION_SUFFIX, '');
   }
-  return compactKey(words) || compactKey(name);
+  return words;
 }
 
 /** How a spelling reads best as a project's name: as CNAs wrote it, a URL as its repository, a CPE token with spaces. */
