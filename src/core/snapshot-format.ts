@@ -6,8 +6,8 @@
 //
 // Layout: 8 bytes of magic, a u32 format version, a u32 header length, the header (JSON), then the
 // sections the header lists (each 8-byte aligned), the text region last.
-import type { RecordTable } from './record-table.js';
-import type { TextIndexData } from './search/text-index.js';
+import { type RecordTable, STATUS_CODES } from './record-table.js';
+import { BLOCK, type TextIndexData } from './search/text-index.js';
 
 export const SNAPSHOT_MAGIC = Buffer.from('CVERSNAP');
 export const SNAPSHOT_FORMAT = 1;
@@ -177,7 +177,7 @@ export function decodeSnapshot(header: SnapshotHeader, body: Buffer, bodyOffset:
   const ids = section<string[]>('ids');
   const projectNames = section<string[]>('projectNames');
   const aliases = section<string[][]>('aliases');
-  return {
+  const content: SnapshotContent = {
     table: {
       size: header.size,
       ids,
@@ -200,4 +200,32 @@ export function decodeSnapshot(header: SnapshotHeader, body: Buffer, bodyOffset:
     summaryOffset: section('summaryOffset'),
     summaryLength: section('summaryLength'),
   };
+  checkContent(header, content);
+  return content;
+}
+
+/**
+ * That every index in the file points inside what it indexes, so a damaged or hand-edited file is refused
+ * at load rather than answering wrong records or throwing mid-request. A few milliseconds at 340,000 records.
+ */
+function checkContent(header: SnapshotHeader, { table, textIndex, summaryOffset, summaryLength }: SnapshotContent): void {
+  const fail = (what: string) => {
+    throw new SnapshotFormatError(`snapshot ${what} is inconsistent`);
+  };
+  const { size } = table;
+  const columns = [table.ids, table.projectOf, table.status, table.published, table.year, summaryOffset, summaryLength];
+  if (!Array.isArray(table.ids) || columns.some((column) => column.length !== size)) fail('record columns');
+  for (let i = 0; i < size; i++) {
+    if (table.projectOf[i]! >= table.projectNames.length || table.status[i]! >= STATUS_CODES.length) fail('record columns');
+    const offset = summaryOffset[i]!;
+    if (offset >= 0 && offset + summaryLength[i]! > header.text.length) fail('summary offsets');
+  }
+  const { words, starts, docs, scores, blockStarts, blockMax } = textIndex;
+  if (starts.length !== words.length + 1 || blockStarts.length !== words.length + 1 || scores.length !== docs.length) fail('search index');
+  if (starts[words.length] !== docs.length || blockStarts[words.length] !== blockMax.length) fail('search index');
+  for (let w = 0; w < words.length; w++) {
+    const postings = starts[w + 1]! - starts[w]!;
+    if (postings < 0 || blockStarts[w + 1]! - blockStarts[w]! !== Math.ceil(postings / BLOCK)) fail('search index');
+  }
+  for (let i = 0; i < docs.length; i++) if (docs[i]! < 0 || docs[i]! >= size) fail('search index');
 }

@@ -56,8 +56,7 @@ export interface SnapshotParts {
 
 /** A snapshot of a catalog read whole (a JSON file, a database table). */
 export function createSnapshot(catalog: CatalogFile): Snapshot {
-  const sorted = [...catalog.records].sort((a, b) => compareListingOrder(a.id, b.id));
-  for (let i = 1; i < sorted.length; i++) if (sorted[i]!.id === sorted[i - 1]!.id) throw new DuplicateRecordError(sorted[i]!.id);
+  const sorted = inListingOrder(catalog.records);
   return assembleSnapshot({
     version: contentVersion(catalog.lastVerified, sorted),
     lastVerified: catalog.lastVerified,
@@ -65,6 +64,13 @@ export function createSnapshot(catalog: CatalogFile): Snapshot {
     texts: memoryTexts(sorted.map((record) => record.summary)),
     aliases: new Map((catalog.projects ?? []).map((project) => [project.name, project.aliases])),
   });
+}
+
+/** The records in listing order, a record's position being its place there; two records of one id are an error. */
+export function inListingOrder(records: readonly CatalogRecord[]): CatalogRecord[] {
+  const sorted = [...records].sort((a, b) => compareListingOrder(a.id, b.id));
+  for (let i = 1; i < sorted.length; i++) if (sorted[i]!.id === sorted[i - 1]!.id) throw new DuplicateRecordError(sorted[i]!.id);
+  return sorted;
 }
 
 /** A snapshot of parts read or built elsewhere (a snapshot file, a catalog). */

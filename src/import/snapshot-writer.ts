@@ -5,12 +5,12 @@ import { open } from 'node:fs/promises';
 import type { CatalogFile } from '../contract/index.js';
 import { recordTable } from '../core/record-table.js';
 import { textIndexSteps } from '../core/search/text-index.js';
-import { contentVersion } from '../core/snapshot.js';
+import { contentVersion, inListingOrder } from '../core/snapshot.js';
 import { encodeSnapshot } from '../core/snapshot-format.js';
 
-/** Writes the snapshot of a catalog whose records are in listing order; returns the bytes written. */
+/** Writes the snapshot of a catalog; returns the bytes written. */
 export async function writeSnapshotFile(path: string, catalog: CatalogFile): Promise<number> {
-  const { records } = catalog;
+  const records = inListingOrder(catalog.records);
   const table = recordTable(records);
   const summaries = records.map((record) => (record.summary === undefined ? undefined : Buffer.from(record.summary)));
   const summaryOffset = new Float64Array(records.length);

@@ -1,12 +1,12 @@
 // Issue 5, live reload: a valid new catalog file is served within moments (ETags follow, old cursors keep
 // working), an invalid one is refused while the old snapshot keeps serving, SIGHUP reloads, and reloads
 // under load fail no request.
-import { mkdtemp, rename, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogFile } from '../../src/contract/index.js';
-import { catalogJson } from '../../src/import/catalog-writer.js';
+import { catalogJson, writeCatalogFile } from '../../src/import/catalog-writer.js';
 import { fixtureCatalog } from '../support/app.js';
 import { type Running, startServer } from '../support/cli.js';
 
@@ -90,5 +90,35 @@ describe('live reload of the catalog file', () => {
     await Promise.all(load);
     expect(statuses.length).toBeGreaterThan(20);
     expect(statuses.every((status) => status === 200)).toBe(true);
+  });
+});
+
+describe('live reload of a snapshot file', () => {
+  it('serves a new snapshot renamed over the old one, and refuses a damaged one while serving the last good one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'reload-snapshot-'));
+    const path = join(dir, 'records.snapshot');
+    await writeCatalogFile(path, fixtureCatalog);
+    const running = await startServer(['--records', path, '--rate-limit-max', '0']);
+    try {
+      const at = (id: string) => fetch(`${running.baseUrl}/api/v1/cve-records/${id}`);
+      expect((await at('CVE-2024-50000')).status).toBe(200);
+      await writeCatalogFile(join(dir, 'next.snapshot'), {
+        ...fixtureCatalog,
+        records: [...fixtureCatalog.records, extra('CVE-2026-0004')],
+      });
+      await rename(join(dir, 'next.snapshot'), path);
+      await until(async () => (await at('CVE-2026-0004')).status === 200);
+      const found = (await (await fetch(`${running.baseUrl}/ask?query=reloaded`)).json()) as { results: { url: string }[] };
+      expect(found.results.map((result) => result.url)).toContain('https://www.cve.org/CVERecord?id=CVE-2026-0004');
+
+      const good = await readFile(path);
+      await writeFile(join(dir, 'cut.snapshot'), good.subarray(0, good.length - 10));
+      await rename(join(dir, 'cut.snapshot'), path);
+      await until(async () => running.output().includes('catalog reload refused'));
+      expect(running.output()).toMatch(/not a readable snapshot/);
+      expect((await at('CVE-2026-0004')).status).toBe(200);
+    } finally {
+      await running.stop();
+    }
   });
 });
