@@ -39,7 +39,7 @@ describe('the naming cascade on hard cases from the sample', () => {
     expect(files).toHaveLength(Object.keys(EXPECTED).length);
     for (const file of files) {
       const result = mapCveRecord(JSON.parse(await readFile(`${FIXTURE}/${file}`, 'utf8')));
-      if (!result.ok) throw new Error(`${file} was skipped: ${result.category}`);
+      if (!result.ok) throw new Error(`${file} was skipped: ${result.reason}`);
       const expected = EXPECTED[result.record.id];
       expect({ file, step: result.naming.step, derived: result.naming.name }).toEqual({
         file,
