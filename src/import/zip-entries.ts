@@ -10,9 +10,10 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { crc32 } from 'node:zlib';
+import { crc32, inflateRawSync } from 'node:zlib';
 import type { Entry, ZipFile } from 'yauzl';
 import yauzl from 'yauzl';
+import { ZipFileReader } from './zip-file-reader.js';
 
 export type ZipJsonEntry = { name: string; text: string } | { name: string; error: string };
 
@@ -80,12 +81,19 @@ async function* readEntries(zipPath: string, options: ReadZipOptions, budget: Bu
   const maxEntryBytes = options.maxEntryBytes ?? MAX_ENTRY_BYTES;
   // decodeStrings: false so that an unsafe name is an error of that entry, not of the whole archive
   // (yauzl would otherwise emit a fatal error on the zip file). Names are decoded below.
-  const zip = await yauzl.openPromise(zipPath, {
-    lazyEntries: true,
-    autoClose: true,
-    decodeStrings: false,
-    validateEntrySizes: true,
-  });
+  const reader = new ZipFileReader(zipPath);
+  let zip: ZipFile;
+  try {
+    zip = await yauzl.fromRandomAccessReaderPromise(reader, reader.size, {
+      lazyEntries: true,
+      autoClose: true,
+      decodeStrings: false,
+      validateEntrySizes: true,
+    });
+  } catch (error) {
+    reader.close(() => {});
+    throw error;
+  }
 
   let fatal: Error | undefined;
   let waiter: { resolve: (next: NextEntry) => void; reject: (err: Error) => void } | undefined;
@@ -159,7 +167,7 @@ async function* readEntries(zipPath: string, options: ReadZipOptions, budget: Bu
         continue;
       }
       try {
-        yield { name, text: await readEntryText(zip, entry, maxEntryBytes) };
+        yield { name, text: await readEntryText(zip, reader, entry, maxEntryBytes) };
       } catch (err) {
         if (fatal) throw fatal;
         yield { name, error: errorMessage(err) };
@@ -207,27 +215,36 @@ async function* readNestedZip(
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-async function readEntryText(zip: ZipFile, entry: Entry, maxEntryBytes: number): Promise<string> {
+/** An entry's text, its data read in one piece and inflated at once: no stream per entry. */
+async function readEntryText(zip: ZipFile, reader: ZipFileReader, entry: Entry, maxEntryBytes: number): Promise<string> {
   if (entry.isEncrypted()) throw new Error('entry is encrypted');
   if (!entry.canDecodeFileData()) throw new Error(`unsupported compression method ${entry.compressionMethod}`);
-  const stream = await zip.openReadStreamPromise(entry);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let crc = 0;
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > maxEntryBytes) throw new Error(`entry exceeds the ${maxEntryBytes} byte limit`);
-      crc = crc32(chunk, crc);
-      chunks.push(chunk);
+  if (entry.uncompressedSize > maxEntryBytes) throw new Error(`entry exceeds the ${maxEntryBytes} byte limit`);
+  // yauzl reads the local header and checks that the data lies inside the file.
+  const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
+  const stored = reader.bytes(fileDataStart, entry.compressedSize);
+  if (stored.length !== entry.compressedSize) throw new Error('entry data is cut short');
+  let data: Buffer;
+  if (entry.compressionMethod === 0) data = stored;
+  else {
+    try {
+      // Never more than the size the directory declares, which the inflation budget has counted.
+      data = inflateRawSync(stored, { maxOutputLength: Math.max(1, entry.uncompressedSize) });
+    } catch (err) {
+      throw new Error(
+        (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE'
+          ? `entry inflates to more than its declared ${entry.uncompressedSize} bytes`
+          : `entry data is corrupt: ${errorMessage(err)}`,
+      );
     }
-  } finally {
-    stream.destroy();
   }
-  // yauzl checks the size but not the checksum.
-  if (crc !== entry.crc32) throw new Error('CRC-32 mismatch: entry data is corrupt');
+  if (data.length !== entry.uncompressedSize) {
+    throw new Error(`entry is ${data.length} bytes, not the ${entry.uncompressedSize} its directory declares`);
+  }
+  // yauzl checks sizes but not the checksum.
+  if (crc32(data) !== entry.crc32) throw new Error('CRC-32 mismatch: entry data is corrupt');
   try {
-    return utf8.decode(Buffer.concat(chunks, size)); // a leading BOM is dropped by the decoder
+    return utf8.decode(data); // a leading BOM is dropped by the decoder
   } catch {
     throw new Error('entry is not valid UTF-8');
   }

@@ -238,6 +238,32 @@ describe('hostile inputs (issue 11)', () => {
     expect(bounded.problems.at(-1)!.detail).toMatch(/would inflate to more than 268435456 bytes/);
   });
 
+  it('an entry whose data does not match its directory is reported, and the entries around it are read', async () => {
+    const dir = await scratch();
+    const good = await record('CVE-2023-5365');
+    const damaged = join(dir, 'damaged.zip');
+    const bytes = zipBytes([
+      { name: 'cves/lies-small.json', data: await record('CVE-2024-0001'), declaredSize: 100 },
+      { name: 'cves/wrong-crc.json', data: await record('CVE-2024-0002'), crc: 12345 },
+      { name: 'cves/CVE-2023-5365.json', data: good },
+      { name: 'cves/lies-large.json', data: '{"a":1}', declaredSize: 5000 },
+      { name: 'cves/garbled.json', data: await record('CVE-2024-0003') },
+    ]);
+    // Garble the deflated body of the last entry (its name is followed by its data).
+    const garbled = bytes.indexOf('cves/garbled.json') + 'cves/garbled.json'.length;
+    bytes.fill(0xff, garbled, garbled + 8);
+    await writeFile(damaged, bytes);
+    const result = await run([damaged]);
+    expect(result.catalog.records.map((r) => r.id)).toEqual(['CVE-2023-5365']);
+    const bySource = Object.fromEntries(result.problems.map((p) => [p.source.slice(damaged.length + 2), p.detail]));
+    expect(bySource).toEqual({
+      'cves/lies-small.json': 'entry inflates to more than its declared 100 bytes',
+      'cves/wrong-crc.json': 'CRC-32 mismatch: entry data is corrupt',
+      'cves/lies-large.json': 'entry is 7 bytes, not the 5000 its directory declares',
+      'cves/garbled.json': expect.stringMatching(/^entry data is corrupt: /),
+    });
+  });
+
   it('directory inputs: invalid UTF-8 is reported, link loops end, a FIFO is not read, links out of the tree are not followed (item 12)', async () => {
     const root = await scratch();
     await mkdir(join(root, 'cves', '2023'), { recursive: true });

@@ -9,6 +9,8 @@ export interface ZipEntrySpec {
   readonly store?: boolean;
   /** The uncompressed size written in the headers, when it should lie about the data. */
   readonly declaredSize?: number;
+  /** The CRC-32 written in the headers, when it should not match the data. */
+  readonly crc?: number;
   /** Point this entry's directory record at the body of the entry with this name, written earlier. */
   readonly sharesBodyOf?: string;
 }
@@ -30,7 +32,12 @@ export function zipBytes(entries: readonly ZipEntrySpec[]): Buffer {
     } else {
       const raw = Buffer.from(entry.data);
       const body = entry.store ? raw : deflateRawSync(raw);
-      fields = { method: entry.store ? 0 : 8, crc: crc32(raw), compressed: body.length, size: entry.declaredSize ?? raw.length };
+      fields = {
+        method: entry.store ? 0 : 8,
+        crc: entry.crc ?? crc32(raw),
+        compressed: body.length,
+        size: entry.declaredSize ?? raw.length,
+      };
       const local = Buffer.alloc(30);
       local.writeUInt32LE(0x04034b50, 0);
       local.writeUInt16LE(20, 4);
