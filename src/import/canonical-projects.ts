@@ -116,8 +116,17 @@ function authority(step: NameOccurrence['step']): number {
   }
 }
 
+/** Occurrences that are the same spelling, vendor and step are one, counted: 340,000 records hold about 20,000. */
+const identityOf = (occurrence: NameOccurrence) => `${occurrence.name}\u0000${occurrence.vendor ?? '\u0001'}\u0000${occurrence.step}`;
+
 export function canonicalProjects(occurrences: Iterable<NameOccurrence>, aliases: AliasTable = new Map()): CanonicalNames {
-  const all = [...occurrences];
+  const distinct = new Map<string, { occurrence: NameOccurrence; count: number }>();
+  for (const occurrence of occurrences) {
+    const identity = identityOf(occurrence);
+    const seen = distinct.get(identity);
+    if (seen) seen.count++;
+    else distinct.set(identity, { occurrence, count: 1 });
+  }
   const vendorKeyOf = (occurrence: NameOccurrence): string => vendorKey(occurrence.vendor);
   // The product key of each occurrence; `=Name` when the curated table names it: a vendor-bound
   // spelling by the product key, any other by the spelling itself (version and all, or without its
@@ -133,12 +142,12 @@ export function canonicalProjects(occurrences: Iterable<NameOccurrence>, aliases
   };
   // Which vendors have each product key, and how often: a spelling without a vendor joins the most used.
   const vendorsOfProduct = new Map<string, Map<string, number>>();
-  for (const occurrence of all) {
+  for (const { occurrence, count } of distinct.values()) {
     const product = productKeyOf(occurrence);
     const vendor = vendorKeyOf(occurrence);
     if (vendor === '' || product.startsWith('=')) continue;
     const vendors = vendorsOfProduct.get(product) ?? new Map<string, number>();
-    vendors.set(vendor, (vendors.get(vendor) ?? 0) + 1);
+    vendors.set(vendor, (vendors.get(vendor) ?? 0) + count);
     vendorsOfProduct.set(product, vendors);
   }
   const keyOf = (occurrence: NameOccurrence): string => {
@@ -159,8 +168,10 @@ export function canonicalProjects(occurrences: Iterable<NameOccurrence>, aliases
   };
 
   const groups = new Map<string, Map<string, { count: number; authority: number }>>();
-  for (const occurrence of all) {
+  const keys = new Map<string, string>();
+  for (const [identity, { occurrence, count }] of distinct) {
     const key = keyOf(occurrence);
+    keys.set(identity, key);
     let spellings = groups.get(key);
     if (!spellings) {
       spellings = new Map();
@@ -171,7 +182,7 @@ export function canonicalProjects(occurrences: Iterable<NameOccurrence>, aliases
       // The raw spelling of a URL counts for nothing as a name: only its repository's name can win.
       const counts = spelling === displayed(occurrence);
       spellings.set(spelling, {
-        count: seen.count + (counts ? 1 : 0),
+        count: seen.count + (counts ? count : 0),
         authority: Math.max(seen.authority, counts ? authority(occurrence.step) : -1),
       });
     }
@@ -208,7 +219,7 @@ export function canonicalProjects(occurrences: Iterable<NameOccurrence>, aliases
     projects.push({ name, aliases: [...spellings].filter((spelling) => spelling !== name).sort() });
   }
   return {
-    nameOf: (occurrence) => names.get(keyOf(occurrence)) ?? occurrence.name,
+    nameOf: (occurrence) => names.get(keys.get(identityOf(occurrence)) ?? keyOf(occurrence)) ?? occurrence.name,
     projects: projects.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
   };
 }

@@ -34,6 +34,25 @@ function* catalogLines(file: CatalogFile): Generator<string, void, undefined> {
   yield ']}\n';
 }
 
+/**
+ * Lines joined into chunks of about a megabyte: a stream write, and a gzip step in the thread pool, per
+ * record made writing 340,000 records take 28 s instead of 7.
+ */
+function* inChunks(lines: Iterable<string>): Generator<string, void, undefined> {
+  let chunk: string[] = [];
+  let length = 0;
+  for (const line of lines) {
+    chunk.push(line);
+    length += line.length;
+    if (length >= 1 << 20) {
+      yield chunk.join('');
+      chunk = [];
+      length = 0;
+    }
+  }
+  if (chunk.length > 0) yield chunk.join('');
+}
+
 export function catalogJson(file: CatalogFile): string {
   return [...catalogLines(file)].join('');
 }
@@ -56,7 +75,7 @@ export async function writeCatalogFile(path: string, file: CatalogFile): Promise
     if (format === 'snapshot') bytes = await writeSnapshotFile(tmp, file);
     else {
       const out = createWriteStream(tmp);
-      const lines = Readable.from(catalogLines(file), { objectMode: false });
+      const lines = Readable.from(inChunks(catalogLines(file)), { objectMode: false });
       // Level 9 and no name or time in the header: the same catalog gives the same bytes.
       if (format === 'json.gz') await pipeline(lines, createGzip({ level: constants.Z_BEST_COMPRESSION }), out);
       else await pipeline(lines, out);

@@ -1,6 +1,8 @@
 // One input entry to its outcome: the mapped record, or the reason it is skipped. The same function runs
 // in the importer's worker threads and, with no workers, in the importer itself.
 import { type MappedRecord, type MapWarning, mapCveRecord } from './cve-json5.js';
+import type { InputEntry } from './inputs.js';
+import { unpackText } from './zip-entries.js';
 
 export const SKIP_CATEGORIES = [
   // bad input: each one is reported with its file
@@ -42,10 +44,19 @@ export type EntryOutcome =
     };
 
 /** The mapping of one selection, its sets built once. */
-export function entryMapper(selection: Selection): (entry: { name: string; text: string }) => EntryOutcome {
+export function entryMapper(selection: Selection): (entry: InputEntry) => EntryOutcome {
   const cleared = selection.cleared ? new Set(selection.cleared) : undefined;
   const overrides = new Map(selection.overrides ?? []);
-  return ({ name: source, text }) => {
+  return (item) => {
+    const source = item.name;
+    if ('inputError' in item) return { kind: 'skip', source, category: 'unreadable-input', detail: item.inputError };
+    if ('error' in item) return { kind: 'skip', source, category: 'unreadable-entry', detail: item.error };
+    let text: string;
+    try {
+      text = unpackText(item.packed);
+    } catch (error) {
+      return { kind: 'skip', source, category: 'unreadable-entry', detail: (error as Error).message };
+    }
     let json: unknown;
     try {
       json = JSON.parse(text);

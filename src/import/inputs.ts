@@ -3,15 +3,20 @@
 //
 // A tree is walked as untrusted input: symbolic links are followed only when they stay inside the tree
 // and lead somewhere not yet visited (so a link loop ends), and only regular files are read (a FIFO
-// named `*.json` would block the import forever). Text must be valid UTF-8; nothing of a file that
-// fails is echoed back, since a link may point at a file that was never meant to be read.
+// named `*.json` would block the import forever). Text must be valid UTF-8 (checked where it is decoded,
+// by unpackText); nothing of a file that fails is echoed back, since a link may point at a file that was
+// never meant to be read.
 import type { Stats } from 'node:fs';
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
-import { MAX_ENTRY_BYTES, readZipJsonEntries, type ZipJsonEntry } from './zip-entries.js';
+import { MAX_ENTRY_BYTES, readZipEntries, type ZipEntry } from './zip-entries.js';
 
 /** An entry, or a whole input that could not be read (a truncated archive, a missing path). */
-export type InputEntry = ZipJsonEntry | { name: string; inputError: string };
+/**
+ * An input as read: an entry's bytes as stored (decoded where it is mapped), why one entry could not be
+ * read, or why a whole input could not be (which the mapping reports too, so problems keep input order).
+ */
+export type InputEntry = ZipEntry | { name: string; inputError: string };
 
 export async function* readInputs(paths: readonly string[]): AsyncGenerator<InputEntry, void, undefined> {
   for (const path of paths) yield* readInput(path);
@@ -39,7 +44,7 @@ async function* readInput(path: string): AsyncGenerator<InputEntry, void, undefi
 
 async function* readZip(path: string): AsyncGenerator<InputEntry, void, undefined> {
   try {
-    for await (const entry of readZipJsonEntries(path)) yield { ...entry, name: `${path}!/${entry.name}` };
+    for await (const entry of readZipEntries(path)) yield { ...entry, name: `${path}!/${entry.name}` };
   } catch (err) {
     // The entries before the damage have been yielded and are kept; the rest of the archive is lost.
     yield { name: path, inputError: `archive is unreadable: ${(err as Error).message}` };
@@ -97,18 +102,12 @@ function inside(root: string, path: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-
-async function readJsonFile(path: string): Promise<ZipJsonEntry> {
-  let bytes: Buffer;
+/** A file's bytes, packed as a stored entry: its text is decoded where it is mapped. */
+async function readJsonFile(path: string): Promise<ZipEntry> {
   try {
-    bytes = await readFile(path);
+    const data = await readFile(path);
+    return { name: path, packed: { data, method: 0, size: data.length } };
   } catch (err) {
     return { name: path, error: `cannot read: ${(err as NodeJS.ErrnoException).code ?? 'error'}` };
-  }
-  try {
-    return { name: path, text: utf8.decode(bytes) };
-  } catch {
-    return { name: path, error: 'not valid UTF-8' };
   }
 }

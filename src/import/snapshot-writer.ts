@@ -12,14 +12,14 @@ import { encodeSnapshot } from '../core/snapshot-format.js';
 export async function writeSnapshotFile(path: string, catalog: CatalogFile): Promise<number> {
   const records = inListingOrder(catalog.records);
   const table = recordTable(records);
-  const summaries = records.map((record) => (record.summary === undefined ? undefined : Buffer.from(record.summary)));
   const summaryOffset = new Float64Array(records.length);
   const summaryLength = new Uint32Array(records.length);
   let textLength = 0;
-  summaries.forEach((bytes, position) => {
-    summaryOffset[position] = bytes === undefined ? -1 : textLength;
-    summaryLength[position] = bytes?.length ?? 0;
-    textLength += bytes?.length ?? 0;
+  records.forEach((record, position) => {
+    const length = record.summary === undefined ? 0 : Buffer.byteLength(record.summary);
+    summaryOffset[position] = record.summary === undefined ? -1 : textLength;
+    summaryLength[position] = length;
+    textLength += length;
   });
   const steps = textIndexSteps(table.size, (position) => ({
     project: table.projectNames[table.projectOf[position]!]!,
@@ -40,23 +40,28 @@ export async function writeSnapshotFile(path: string, catalog: CatalogFile): Pro
   );
   const file = await open(path, 'w');
   try {
-    await file.write(head);
-    const chunk: Buffer[] = [];
-    let chunkBytes = 0;
-    for (const bytes of summaries) {
-      if (bytes === undefined) continue;
-      chunk.push(bytes);
-      chunkBytes += bytes.length;
-      if (chunkBytes >= 1 << 20) {
-        await file.write(Buffer.concat(chunk));
-        chunk.length = 0;
-        chunkBytes = 0;
+    let headBytes = 0;
+    for (const piece of head) {
+      await file.write(piece);
+      headBytes += piece.length;
+    }
+    // The text region, encoded a megabyte at a time rather than as one buffer per summary.
+    let chunk: string[] = [];
+    let chunkLength = 0;
+    for (const record of records) {
+      if (record.summary === undefined) continue;
+      chunk.push(record.summary);
+      chunkLength += record.summary.length;
+      if (chunkLength >= 1 << 20) {
+        await file.write(Buffer.from(chunk.join('')));
+        chunk = [];
+        chunkLength = 0;
       }
     }
-    if (chunk.length > 0) await file.write(Buffer.concat(chunk));
+    if (chunk.length > 0) await file.write(Buffer.from(chunk.join('')));
     await file.sync();
+    return headBytes + textLength;
   } finally {
     await file.close();
   }
-  return head.length + textLength;
 }

@@ -1,5 +1,7 @@
-// Streams the `.json` entries of a zip file, one entry in memory at a time. A zip inside the zip (the
-// cvelistV5 release zips hold `cves.zip`) is copied to a temporary file and read the same way.
+// Streams the `.json` entries of a zip file, one entry in memory at a time, as their stored bytes: an
+// entry is inflated and decoded by unpackText wherever the text is needed (in the importer's worker
+// threads, so the thread reading the archive only reads). A zip inside the zip (the cvelistV5 release
+// zips hold `cves.zip`) is copied to a temporary file and read the same way.
 //
 // An archive is untrusted input: what it may inflate to is bounded before anything is inflated, from
 // the sizes its directory declares (yauzl holds each entry to its declared size). The bound covers the
@@ -15,7 +17,19 @@ import type { Entry, ZipFile } from 'yauzl';
 import yauzl from 'yauzl';
 import { ZipFileReader } from './zip-file-reader.js';
 
-export type ZipJsonEntry = { name: string; text: string } | { name: string; error: string };
+/** An entry's bytes as stored, with what its directory declares of them. Plain data: it can go to a worker. */
+export interface PackedEntry {
+  /** Owns its buffer, so that it can be transferred to a worker without copying. */
+  readonly data: Uint8Array;
+  /** 0 stored, 8 deflated. */
+  readonly method: number;
+  /** The size the text must have, once inflated. */
+  readonly size: number;
+  /** The CRC-32 the text must have; none for a plain file. */
+  readonly crc?: number | undefined;
+}
+
+export type ZipEntry = { name: string; packed: PackedEntry } | { name: string; error: string };
 
 export interface ReadZipOptions {
   /** Entries larger than this (uncompressed) are reported as errors instead of read. Default 64 MiB. */
@@ -71,13 +85,13 @@ export function unsafeEntryName(name: string): string | null {
  * corrupt data, invalid UTF-8, too large). Errors of the archive itself (not a zip, truncated central
  * directory) reject the iteration.
  */
-export async function* readZipJsonEntries(zipPath: string, options: ReadZipOptions = {}): AsyncGenerator<ZipJsonEntry, void, undefined> {
+export async function* readZipEntries(zipPath: string, options: ReadZipOptions = {}): AsyncGenerator<ZipEntry, void, undefined> {
   const archiveBytes = (await stat(zipPath)).size;
   const total = options.maxTotalBytes ?? inflationBudget(archiveBytes);
   yield* readEntries(zipPath, options, { left: total, total, archiveBytes });
 }
 
-async function* readEntries(zipPath: string, options: ReadZipOptions, budget: Budget): AsyncGenerator<ZipJsonEntry, void, undefined> {
+async function* readEntries(zipPath: string, options: ReadZipOptions, budget: Budget): AsyncGenerator<ZipEntry, void, undefined> {
   const maxEntryBytes = options.maxEntryBytes ?? MAX_ENTRY_BYTES;
   // decodeStrings: false so that an unsafe name is an error of that entry, not of the whole archive
   // (yauzl would otherwise emit a fatal error on the zip file). Names are decoded below.
@@ -167,7 +181,7 @@ async function* readEntries(zipPath: string, options: ReadZipOptions, budget: Bu
         continue;
       }
       try {
-        yield { name, text: await readEntryText(zip, reader, entry, maxEntryBytes) };
+        yield { name, packed: await readPacked(zip, reader, entry, maxEntryBytes) };
       } catch (err) {
         if (fatal) throw fatal;
         yield { name, error: errorMessage(err) };
@@ -185,7 +199,7 @@ async function* readNestedZip(
   name: string,
   options: ReadZipOptions,
   budget: Budget,
-): AsyncGenerator<ZipJsonEntry, void, undefined> {
+): AsyncGenerator<ZipEntry, void, undefined> {
   const depth = options.maxNesting ?? 2;
   if (depth <= 0) {
     yield { name, error: 'zip nested deeper than the nesting limit' };
@@ -213,39 +227,41 @@ async function* readNestedZip(
   }
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-
-/** An entry's text, its data read in one piece and inflated at once: no stream per entry. */
-async function readEntryText(zip: ZipFile, reader: ZipFileReader, entry: Entry, maxEntryBytes: number): Promise<string> {
+/** An entry's stored bytes, in a buffer of their own; yauzl reads the local header and checks the bounds. */
+async function readPacked(zip: ZipFile, reader: ZipFileReader, entry: Entry, maxEntryBytes: number): Promise<PackedEntry> {
   if (entry.isEncrypted()) throw new Error('entry is encrypted');
   if (!entry.canDecodeFileData()) throw new Error(`unsupported compression method ${entry.compressionMethod}`);
   if (entry.uncompressedSize > maxEntryBytes) throw new Error(`entry exceeds the ${maxEntryBytes} byte limit`);
-  // yauzl reads the local header and checks that the data lies inside the file.
   const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
   const stored = reader.bytes(fileDataStart, entry.compressedSize);
   if (stored.length !== entry.compressedSize) throw new Error('entry data is cut short');
-  let data: Buffer;
-  if (entry.compressionMethod === 0) data = stored;
+  return { data: new Uint8Array(stored), method: entry.compressionMethod, size: entry.uncompressedSize, crc: entry.crc32 };
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** The text of a packed entry; throws an Error saying what is wrong with it. */
+export function unpackText(packed: PackedEntry): string {
+  let data: Uint8Array;
+  if (packed.method === 0) data = packed.data;
   else {
     try {
       // Never more than the size the directory declares, which the inflation budget has counted.
-      data = inflateRawSync(stored, { maxOutputLength: Math.max(1, entry.uncompressedSize) });
+      data = inflateRawSync(packed.data, { maxOutputLength: Math.max(1, packed.size) });
     } catch (err) {
       throw new Error(
         (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE'
-          ? `entry inflates to more than its declared ${entry.uncompressedSize} bytes`
+          ? `entry inflates to more than its declared ${packed.size} bytes`
           : `entry data is corrupt: ${errorMessage(err)}`,
       );
     }
   }
-  if (data.length !== entry.uncompressedSize) {
-    throw new Error(`entry is ${data.length} bytes, not the ${entry.uncompressedSize} its directory declares`);
-  }
+  if (data.length !== packed.size) throw new Error(`entry is ${data.length} bytes, not the ${packed.size} its directory declares`);
   // yauzl checks sizes but not the checksum.
-  if (crc32(data) !== entry.crc32) throw new Error('CRC-32 mismatch: entry data is corrupt');
+  if (packed.crc !== undefined && crc32(data) !== packed.crc) throw new Error('CRC-32 mismatch: entry data is corrupt');
   try {
     return utf8.decode(data); // a leading BOM is dropped by the decoder
   } catch {
-    throw new Error('entry is not valid UTF-8');
+    throw new Error('not valid UTF-8');
   }
 }
