@@ -1,16 +1,13 @@
 // `npm run bench`: throughput of the service against a bare Fastify server measured in the same run, and
 // the cost of deep pages. Prints Markdown for docs/PERFORMANCE.md.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
 import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
-import { search } from '../src/core/search/search.js';
-import { createSnapshot } from '../src/core/snapshot.js';
-import { readCatalogFile } from '../src/sources/catalog-file.js';
+import { corpusSection } from './corpus-figures.js';
 import { BIN, type Load, load, serveCatalog, spawnServer, table } from './support.js';
 import { writeSyntheticCatalog } from './synthetic-catalog.js';
 
@@ -152,78 +149,6 @@ async function importSample(): Promise<void> {
   console.log(table([{ 'exit code': Number(code), seconds, target: '<= 15', met: seconds <= 15 ? 'yes' : 'NO' }]));
 }
 
-/** 300,000 records: time to the first answer, memory, search index build and query latency. */
-async function scale(): Promise<void> {
-  const file = join(await mkdtemp(join(tmpdir(), 'bench-')), 'catalog-300k.json');
-  await writeSyntheticCatalog(file, 300_000);
-  const started = performance.now();
-  const service = await serveCatalog(file);
-  let firstAnswer = 0;
-  for (;;) {
-    const response = await fetch(`${service.url}/api/v1/cve-records?limit=1`).catch(() => undefined);
-    if (response?.ok) {
-      firstAnswer = (performance.now() - started) / 1000;
-      break;
-    }
-  }
-  // /ask waits for the search index, which is built after listening, between requests.
-  await (await fetch(`${service.url}/ask?query=openssl`)).arrayBuffer();
-  const searchReady = (performance.now() - started) / 1000;
-  const rssMb = Number(readFileSync(`/proc/${service.child.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)![1]) / 1024;
-  await service.stop();
-
-  // In-process: the same engine /ask runs, without HTTP.
-  const snapshot = createSnapshot(await readCatalogFile(file));
-  const buildStart = performance.now();
-  snapshot.search.get();
-  const buildSeconds = (performance.now() - buildStart) / 1000;
-  const times: number[] = [];
-  for (let round = 0; round < 5; round++) {
-    for (const query of SEARCH_QUERIES) {
-      const t = performance.now();
-      search(snapshot, query, 10);
-      times.push(performance.now() - t);
-    }
-  }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
-  console.log('\n### 300,000 synthetic records\n');
-  console.log(
-    table([
-      { measure: 'start to first answer (s)', value: firstAnswer, target: '<= 3', met: firstAnswer <= 3 ? 'yes' : 'NO' },
-      { measure: 'start to first /ask answer (s)', value: searchReady, target: '', met: '' },
-      { measure: 'resident memory with the index built (MB)', value: rssMb, target: '<= 600', met: rssMb <= 600 ? 'yes' : 'NO' },
-      { measure: 'search index build (s)', value: buildSeconds, target: '<= 5', met: buildSeconds <= 5 ? 'yes' : 'NO' },
-      { measure: `search p50 (ms, ${times.length} queries)`, value: at(0.5), target: '', met: '' },
-      { measure: 'search p99 (ms)', value: at(0.99), target: '<= 10', met: at(0.99) <= 10 ? 'yes' : 'NO' },
-    ]),
-  );
-}
-
-/** A mixed set: ids, projects, typos, prefixes, status and year words, free text. */
-const SEARCH_QUERIES = [
-  'CVE-2024-1500',
-  'cve 2019 2000',
-  'openssl',
-  'opnessl',
-  'libxm',
-  'postgres',
-  'nginx use-after-free',
-  'heap overflow in curl',
-  'which Linux issues are not public yet',
-  'sqlite since 2023',
-  'before 2005',
-  'cross-site scripting WordPress',
-  'remote attacker denial of service',
-  'TLS handshake',
-  'public CVE records',
-  'ImageMagick image decoder',
-  'race condition sudo',
-  'path traversal Django 2022',
-  'zlib',
-  'xyzzy frobnicate',
-];
-
 async function deepPages(): Promise<void> {
   const file = join(await mkdtemp(join(tmpdir(), 'bench-')), 'catalog-100k.json');
   await writeSyntheticCatalog(file, 100_000);
@@ -275,4 +200,4 @@ if (!only || only === 'workers') await workers();
 if (!only || only === 'compression') await compression();
 if (!only || only === 'pages') await deepPages();
 if (!only || only === 'import') await importSample();
-if (!only || only === 'scale') await scale();
+if (!only || only === 'corpus') await corpusSection(SECONDS);

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import v8 from 'node:v8';
 import { parseAliasTable } from '../import/canonical-projects.js';
 import { formatOf, writeCatalogFile } from '../import/catalog-writer.js';
 import { IdListError, parseIdList } from '../import/id-list.js';
@@ -40,7 +41,17 @@ Options:
   --help                 show this help
 `;
 
+/**
+ * An import holds every mapped record (about 400 MB at 340,000) while it builds the search index, and
+ * V8's default heap growth (large steps while the heap grows fast) then takes the process past 1 GB.
+ * Growing the heap by 30% at a time keeps the corpus's import near 950 MB for about 10% more time in GC
+ * (docs/PERFORMANCE.md). The process only imports, so the setting touches nothing else; V8 reads it at
+ * each collection, which is why setting it after start works.
+ */
+const IMPORT_HEAP_GROWTH = '--heap-growing-percent=30';
+
 export async function runImport(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  v8.setFlagsFromString(IMPORT_HEAP_GROWTH);
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,

@@ -10,7 +10,7 @@ import type { Snapshot } from '../snapshot.js';
 import { describeNamedProjects, findNamedProjects, type NamingKind } from './named-projects.js';
 import type { QueryTerm } from './query-understanding.js';
 import type { SearchIndex } from './search-index.js';
-import { type Postings, PostingsCursor } from './text-index.js';
+import { type Postings, PostingsCursor, seekForward } from './text-index.js';
 import { type RankedPosition, TopHits } from './top-hits.js';
 import type { WordMatch, WordMatchKind } from './vocabulary.js';
 
@@ -41,9 +41,11 @@ const WORD_WEIGHT: Record<WordMatchKind, number> = { exact: 1, prefix: 0.6, typo
 const CHUNK = 64;
 /**
  * Scores are rounded to four decimals and ties go to listing order (top-hits.ts), so a record whose
- * bound is within a rounding step of the kept ones must still be read.
+ * relevance is a little below the last kept one may still tie it once scaled and rounded, and come first.
+ * A scaled score moves by at most (narrowest band) / (lowest word weight) times a relevance's share of
+ * the best, so records within this share of the most a query can score are kept as well.
  */
-const ROUNDING_MARGIN = 1 - 2e-4;
+const TIE_SHARE = 1e-4 / (SCORE_BANDS.projectSpread * Math.min(...Object.values(WORD_WEIGHT)));
 
 /** An indexed word standing for a query word, with its weight; the cursors belong to this query alone. */
 interface WordOption {
@@ -81,13 +83,6 @@ export function rankByWords(
   const top = new TopHits(limit);
   const allTerms = plans.map((_, t) => t);
 
-  // Records with every word in their text, found from the rarest word's records.
-  if (plans.every((plan) => plan.length > 0)) {
-    const order = [...allTerms].sort((a, b) => estimate(plans[a]!) - estimate(plans[b]!));
-    const found = bestByWords(plans, order, candidates(plans[order[0]!]!), accept, limit);
-    offerScaled(top, found, (share) => SCORE_BANDS.text * share);
-  }
-
   // Records of a named project with every other word; with no other word, all of them, newest first.
   for (const match of named) {
     const best = SCORE_BANDS.project[match.kind];
@@ -108,6 +103,15 @@ export function rankByWords(
     offerScaled(top, bestByWords(plans, others, members, accept, limit), (share) => best - spread + spread * share);
   }
 
+  // Records with every word in their text, found from the rarest word's records. They score at most
+  // the text band, so when named projects' records already fill the answer above it ("linux kernel"
+  // names Linux, with thousands of records) reading every record with the words changes nothing.
+  if (plans.every((plan) => plan.length > 0) && top.floor <= SCORE_BANDS.text) {
+    const order = [...allTerms].sort((a, b) => estimate(plans[a]!) - estimate(plans[b]!));
+    const found = bestByWords(plans, order, candidates(plans[order[0]!]!), accept, limit);
+    offerScaled(top, found, (share) => SCORE_BANDS.text * share);
+  }
+
   // No record has every word, yet the query named a project: its records are the nearest answer,
   // those with more of the other words first.
   if (top.empty && named.length > 0) {
@@ -116,7 +120,7 @@ export function rankByWords(
     let best = 0;
     members.forEach((position, i) => {
       if (!accept(position)) return;
-      raw[i] = plans.reduce((total, plan) => total + (matchTerm(plan, position)?.score ?? 0), 0);
+      raw[i] = plans.reduce((total, plan) => total + matchTerm(plan, position), 0);
       best = Math.max(best, raw[i]!);
     });
     const { low, high } = SCORE_BANDS.fallback;
@@ -149,12 +153,16 @@ function planTerm(index: SearchIndex, term: QueryTerm, spelledOnly: boolean, exp
   });
 }
 
+/** The weakest word's weight of the last record matchTerm met: a second result without an object per record. */
+let matchedQuality = 1;
+
 /**
  * How a record meets a term: its best spelling with every word present, scored as the sum of its
- * words, each word by its best option; quality is the weakest word's weight.
+ * words, each word by its best option (0: the record does not meet it); matchedQuality is then the
+ * weakest word's weight. Called once per term and candidate, the hottest loop of a search.
  */
-function matchTerm(plan: TermPlan, position: number): { score: number; quality: number } | undefined {
-  let best: { score: number; quality: number } | undefined;
+function matchTerm(plan: TermPlan, position: number): number {
+  let best = 0;
   for (const form of plan) {
     let score = 0;
     let quality = 1;
@@ -175,7 +183,10 @@ function matchTerm(plan: TermPlan, position: number): { score: number; quality: 
       score += wordScore;
       quality = Math.min(quality, wordQuality);
     }
-    if (score > 0 && (!best || score > best.score)) best = { score, quality };
+    if (score > best) {
+      best = score;
+      matchedQuality = quality;
+    }
   }
   return best;
 }
@@ -208,7 +219,8 @@ interface Scored {
 
 /**
  * The `limit` accepted records of `positions` that best meet every term of `which`, by relevance times
- * quality (best first, then listing order). Chunks whose bound cannot reach the worst kept are skipped.
+ * quality (best first, then listing order), and any that may tie the last of them once scaled and
+ * rounded (TIE_SHARE). Chunks whose bound cannot reach the last kept are skipped.
  */
 function bestByWords(
   plans: readonly TermPlan[],
@@ -218,10 +230,14 @@ function bestByWords(
   limit: number,
 ): Scored[] {
   const kept: Scored[] = [];
-  const worst = () => (kept.length < limit ? 0 : kept[kept.length - 1]!.key);
+  if (limit <= 0) return kept;
+  const single = OneSpellingTerms.of(plans, which);
+  const slack = TIE_SHARE * which.reduce((sum, t) => sum + termCeiling(plans[t]!), 0);
+  // What a record must reach to be kept: within the slack of the limit-th best so far.
+  const floor = () => (kept.length < limit ? 0 : kept[limit - 1]!.key - slack);
   for (let start = 0; start < positions.length; start += CHUNK) {
     const end = Math.min(start + CHUNK, positions.length) - 1;
-    if (kept.length >= limit && limit > 0) {
+    if (kept.length >= limit) {
       let bound = 0;
       for (const t of which) {
         const term = termBound(plans[t]!, positions[start]!, positions[end]!);
@@ -231,32 +247,112 @@ function bestByWords(
         }
         bound += term;
       }
-      if (bound < worst() * ROUNDING_MARGIN) continue;
+      if (bound < floor()) continue;
     }
     for (let i = start; i <= end; i++) {
       const position = positions[i]!;
       if (!accept(position)) continue;
       let sum = 0;
       let weakest = 1;
-      for (const t of which) {
-        const match = matchTerm(plans[t]!, position);
-        if (!match) {
-          sum = 0;
-          break;
+      if (single) {
+        sum = single.scoreAt(position);
+        weakest = single.quality;
+      } else
+        for (const t of which) {
+          const score = matchTerm(plans[t]!, position);
+          if (score === 0) {
+            sum = 0;
+            break;
+          }
+          sum += score;
+          weakest = Math.min(weakest, matchedQuality);
         }
-        sum += match.score;
-        weakest = Math.min(weakest, match.quality);
-      }
-      if (sum === 0 || limit <= 0) continue;
+      if (sum === 0) continue;
       const key = sum * weakest;
-      if (kept.length >= limit && key <= worst()) continue;
+      if (key < floor()) continue;
       let at = kept.length;
       while (at > 0 && kept[at - 1]!.key < key) at--;
       kept.splice(at, 0, { position, key, quality: weakest });
-      if (kept.length > limit) kept.pop();
+      while (kept.length > limit && kept[kept.length - 1]!.key < floor()) kept.pop();
     }
   }
   return kept;
+}
+
+/** The most a term can add to any record: its best spelling's words at their highest scores. */
+function termCeiling(plan: TermPlan): number {
+  let best = 0;
+  for (const form of plan) {
+    let sum = 0;
+    for (const options of form) sum += Math.max(...options.map((option) => option.weight * option.postings.maxScore));
+    best = Math.max(best, sum);
+  }
+  return best;
+}
+
+/**
+ * The terms of a query when each has one spelling (most queries; "use-after-free" has several): every
+ * option's postings read side by side with plain indexes, the fast path of bestByWords. Scores as
+ * matchTerm does, term by term, so both paths give the same numbers.
+ */
+class OneSpellingTerms {
+  private readonly docs: Int32Array[] = [];
+  private readonly scores: Float32Array[] = [];
+  private readonly weights: number[] = [];
+  private readonly at: Int32Array;
+  /** Where each word's options start in the lists above, and each term's words in wordStarts. */
+  private readonly optionStarts: number[] = [0];
+  private readonly wordStarts: number[] = [0];
+  /** The weakest word's weight of the last record met. */
+  quality = 1;
+
+  private constructor(terms: readonly (readonly (readonly WordOption[])[])[]) {
+    for (const words of terms) {
+      for (const options of words) {
+        for (const option of options) {
+          this.docs.push(option.postings.docs);
+          this.scores.push(option.postings.scores);
+          this.weights.push(option.weight);
+        }
+        this.optionStarts.push(this.docs.length);
+      }
+      this.wordStarts.push(this.optionStarts.length - 1);
+    }
+    this.at = new Int32Array(this.docs.length);
+  }
+
+  static of(plans: readonly TermPlan[], which: readonly number[]): OneSpellingTerms | undefined {
+    return which.every((t) => plans[t]!.length === 1) ? new OneSpellingTerms(which.map((t) => plans[t]![0]!)) : undefined;
+  }
+
+  /** The record's summed score when it meets every term, else 0; positions ascend from call to call. */
+  scoreAt(position: number): number {
+    const { docs, scores, weights, at, optionStarts, wordStarts } = this;
+    let sum = 0;
+    let quality = 1;
+    for (let t = 0; t + 1 < wordStarts.length; t++) {
+      let termScore = 0;
+      for (let w = wordStarts[t]!; w < wordStarts[t + 1]!; w++) {
+        let wordScore = 0;
+        let wordQuality = 0;
+        for (let o = optionStarts[w]!; o < optionStarts[w + 1]!; o++) {
+          const list = docs[o]!;
+          const i = seekForward(list, at[o]!, position);
+          at[o] = i;
+          if (i < list.length && list[i] === position) {
+            wordScore = Math.max(wordScore, weights[o]! * scores[o]![i]!);
+            wordQuality = Math.max(wordQuality, weights[o]!);
+          }
+        }
+        if (wordScore === 0) return 0;
+        termScore += wordScore;
+        quality = Math.min(quality, wordQuality);
+      }
+      sum += termScore;
+    }
+    this.quality = quality;
+    return sum;
+  }
 }
 
 /**

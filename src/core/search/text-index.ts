@@ -286,29 +286,34 @@ export class PostingsCursor {
 
   /** The index of the first posting at or after `position`. */
   private seek(position: number): number {
-    const { docs } = this.postings;
-    const n = docs.length;
     if (position < this.last) this.at = 0;
     this.last = position;
-    let i = this.at;
-    if (i < n && docs[i]! < position) {
-      // Double the stride until it passes the position, then bisect the last stride.
-      let low = i;
-      let high = i + 1;
-      for (let stride = 1; high < n && docs[high]! < position; stride *= 2) {
-        low = high;
-        high = low + stride * 2;
-      }
-      let from = low + 1;
-      let to = Math.min(high, n);
-      while (from < to) {
-        const middle = (from + to) >>> 1;
-        if (docs[middle]! < position) from = middle + 1;
-        else to = middle;
-      }
-      i = from;
-    }
-    this.at = i;
-    return i;
+    this.at = seekForward(this.postings.docs, this.at, position);
+    return this.at;
   }
+}
+
+/**
+ * The index of the first of `docs` (ascending) at or after `position`, searching from `from` on: a few
+ * steps one by one (the next record is usually close), then doubling strides and a bisection of the last.
+ */
+export function seekForward(docs: Int32Array, from: number, position: number): number {
+  const n = docs.length;
+  let i = from;
+  for (let steps = 0; steps < 8; steps++, i++) if (i >= n || docs[i]! >= position) return i;
+  // docs[i - 1] is before the position; gallop from there.
+  let low = i - 1;
+  let high = i;
+  for (let stride = 1; high < n && docs[high]! < position; stride *= 2) {
+    low = high;
+    high = low + stride * 2;
+  }
+  let to = Math.min(high, n);
+  let start = low + 1;
+  while (start < to) {
+    const middle = (start + to) >>> 1;
+    if (docs[middle]! < position) start = middle + 1;
+    else to = middle;
+  }
+  return start;
 }

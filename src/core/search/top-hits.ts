@@ -19,6 +19,11 @@ export class TopHits {
     return this.offers === 0;
   }
 
+  /** The score a record must pass to be kept (or tie, from earlier in listing order): -Infinity until full. */
+  get floor(): number {
+    return this.hits.length >= this.limit && this.limit > 0 ? this.hits[this.hits.length - 1]!.score : Number.NEGATIVE_INFINITY;
+  }
+
   /** Keeps the record if it is among the best so far; a record offered twice keeps its higher score. */
   offer(position: number, rawScore: number): void {
     this.offers++;
