@@ -2,15 +2,14 @@
 // imported, served from its snapshot file and from PostgreSQL, searched, loaded and reloaded, with every
 // figure of issue 13 against its target. Each process under test is its own child; its peak memory is the
 // kernel's high-water mark (VmHWM), read while it runs.
-import { spawn } from 'node:child_process';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
 import { buildCorpus } from './corpus.js';
-import { BIN, type Load, load, type Server, serveCatalog, spawnServer, table } from './support.js';
+import { type Load, load, memoryMb, runCli, type Server, serve, serveCatalog, table } from './support.js';
 
 const CORPUS_SIZE = Number(process.env.BENCH_CORPUS_SIZE ?? 340_000);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -65,40 +64,6 @@ export const REALISTIC_QUERIES = [
   'xyzzy frobnicate',
 ];
 
-interface Run {
-  code: number;
-  stdout: string;
-  seconds: number;
-  peakMb: number;
-}
-
-function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
-  const match = new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return Number(match?.[1] ?? 0) / 1024;
-}
-
-/** Runs the CLI to its end, sampling its peak resident memory every 20 ms. */
-async function runCli(args: string[]): Promise<Run> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-  let peakMb = 0;
-  const sampler = setInterval(() => {
-    try {
-      peakMb = Math.max(peakMb, memoryMb(child.pid!, 'VmHWM'));
-    } catch {
-      // it has just exited
-    }
-  }, 20);
-  const code = await new Promise<number>((resolve) => child.once('exit', (exitCode) => resolve(exitCode ?? 1)));
-  clearInterval(sampler);
-  if (code !== 0) throw new Error(`cve-records ${args.join(' ')} exited ${code}:\n${stderr.slice(-2000)}`);
-  return { code, stdout, seconds: (performance.now() - started) / 1000, peakMb };
-}
-
 /** A number from the importer's summary line `label: … N …`. */
 function summaryCount(stdout: string, pattern: RegExp): number {
   const match = pattern.exec(stdout);
@@ -118,7 +83,7 @@ async function firstAnswer(server: Server, path: string, started: number): Promi
 /** Starts a server and times its first REST and first /ask answers (/ask waits for the search index). */
 async function startTimed(args: string[]): Promise<{ server: Server; rest: number; ask: number }> {
   const started = performance.now();
-  const server = await spawnServer([BIN, 'serve', '--port', '0', '--rate-limit-max', '1000000', '--cursor-secret', 'bench', ...args]);
+  const server = await serve(args);
   const rest = await firstAnswer(server, `/api/v1/cve-records/${RECORD_ID}`, started);
   const ask = await firstAnswer(server, '/ask?query=openssl', started);
   return { server, rest, ask };

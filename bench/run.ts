@@ -1,14 +1,14 @@
 // `npm run bench`: throughput of the service against a bare Fastify server measured in the same run, and
-// the cost of deep pages. Prints Markdown for docs/PERFORMANCE.md.
-import { spawn } from 'node:child_process';
+// the cost of deep pages, the import, and the whole corpus (corpus-figures.ts). Prints Markdown for docs/PERFORMANCE.md.
 import { mkdtemp } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
 import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
+import { SAMPLE_ZIP } from './corpus.js';
 import { corpusSection } from './corpus-figures.js';
-import { BIN, type Load, load, serveCatalog, spawnServer, table } from './support.js';
+import { type Load, load, runCli, serveCatalog, spawnServer, table } from './support.js';
 import { writeSyntheticCatalog } from './synthetic-catalog.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -135,18 +135,17 @@ async function workers(): Promise<void> {
 
 /** The importer over the whole shared sample (target: at most 15 s). */
 async function importSample(): Promise<void> {
-  const sample = fileURLToPath(new URL('../../shared/data/cvelist-sample.zip', import.meta.url));
   const out = join(await mkdtemp(join(tmpdir(), 'bench-')), 'imported.json');
-  const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [BIN, 'import', sample, '--ids', fileURLToPath(new URL('../data/cleared-ids.txt', import.meta.url)), '--out', out],
-    { stdio: 'ignore' },
-  );
-  const code = await new Promise((resolve) => child.once('exit', resolve));
-  const seconds = (performance.now() - started) / 1000;
+  const { code, seconds } = await runCli([
+    'import',
+    SAMPLE_ZIP,
+    '--ids',
+    fileURLToPath(new URL('../data/cleared-ids.txt', import.meta.url)),
+    '--out',
+    out,
+  ]);
   console.log('\n### Import of the shared sample (17,433 records in a zip)\n');
-  console.log(table([{ 'exit code': Number(code), seconds, target: '<= 15', met: seconds <= 15 ? 'yes' : 'NO' }]));
+  console.log(table([{ 'exit code': code, seconds, target: '<= 15', met: seconds <= 15 ? 'yes' : 'NO' }]));
 }
 
 async function deepPages(): Promise<void> {

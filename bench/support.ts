@@ -41,21 +41,48 @@ export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promis
   });
 }
 
-export function serveCatalog(records: string, extra: string[] = []): Promise<Server> {
+/** The service on a free port, the limit out of the way, with the given options. */
+export function serve(args: string[]): Promise<Server> {
   // Request logging stays on (info, one line per request): it is part of what the service costs.
-  return spawnServer([
-    BIN,
-    'serve',
-    '--port',
-    '0',
-    '--records',
-    records,
-    '--rate-limit-max',
-    '1000000',
-    '--cursor-secret',
-    'bench',
-    ...extra,
-  ]);
+  return spawnServer([BIN, 'serve', '--port', '0', '--rate-limit-max', '1000000', '--cursor-secret', 'bench', ...args]);
+}
+
+export function serveCatalog(records: string, extra: string[] = []): Promise<Server> {
+  return serve(['--records', records, ...extra]);
+}
+
+export interface Run {
+  code: number;
+  stdout: string;
+  seconds: number;
+  peakMb: number;
+}
+
+export function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
+  const match = new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(match?.[1] ?? 0) / 1024;
+}
+
+/** Runs the CLI to its end (an error unless it exits 0), sampling its peak resident memory every 20 ms. */
+export async function runCli(args: string[]): Promise<Run> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+  let peakMb = 0;
+  const sampler = setInterval(() => {
+    try {
+      peakMb = Math.max(peakMb, memoryMb(child.pid!, 'VmHWM'));
+    } catch {
+      // it has just exited
+    }
+  }, 20);
+  const code = await new Promise<number>((resolve) => child.once('exit', (exitCode) => resolve(exitCode ?? 1)));
+  clearInterval(sampler);
+  if (code !== 0) throw new Error(`cve-records ${args.join(' ')} exited ${code}:\n${stderr.slice(-2000)}`);
+  return { code, stdout, seconds: (performance.now() - started) / 1000, peakMb };
 }
 
 export interface Load {

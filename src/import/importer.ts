@@ -107,7 +107,7 @@ export async function importRecords(entries: AsyncIterable<InputEntry>, options:
       return;
     }
     // Strings arrive from the workers as new copies per record: names, vendors, statuses and dates are
-    // kept once each, and the usual url is made from the id.
+    // kept once each, and the usual url is the shared prefix joined to the id rather than a copy of its own.
     const { name, vendor, step } = outcome.naming;
     const occurrence: NameOccurrence = { name: intern(name), vendor: vendor === undefined ? undefined : intern(vendor), step };
     const { id, status, url, summary, published } = outcome.record;

@@ -11,7 +11,6 @@ import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import { MAX_ENTRY_BYTES, readZipEntries, type ZipEntry } from './zip-entries.js';
 
-/** An entry, or a whole input that could not be read (a truncated archive, a missing path). */
 /**
  * An input as read: an entry's bytes as stored (decoded where it is mapped), why one entry could not be
  * read, or why a whole input could not be (which the mapping reports too, so problems keep input order).

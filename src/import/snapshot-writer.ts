@@ -2,11 +2,12 @@
 // here once, and its summaries in a text region read on demand. The server then starts on it in a
 // fraction of a second whatever its size.
 import { open } from 'node:fs/promises';
-import type { CatalogFile } from '../contract/index.js';
+import type { CatalogFile, CatalogRecord } from '../contract/index.js';
 import { recordTable } from '../core/record-table.js';
 import { textIndexSteps } from '../core/search/text-index.js';
 import { contentVersion, inListingOrder } from '../core/snapshot.js';
 import { encodeSnapshot } from '../core/snapshot-format.js';
+import { inChunks } from './text-chunks.js';
 
 /** Writes the snapshot of a catalog; returns the bytes written. */
 export async function writeSnapshotFile(path: string, catalog: CatalogFile): Promise<number> {
@@ -46,22 +47,15 @@ export async function writeSnapshotFile(path: string, catalog: CatalogFile): Pro
       headBytes += piece.length;
     }
     // The text region, encoded a megabyte at a time rather than as one buffer per summary.
-    let chunk: string[] = [];
-    let chunkLength = 0;
-    for (const record of records) {
-      if (record.summary === undefined) continue;
-      chunk.push(record.summary);
-      chunkLength += record.summary.length;
-      if (chunkLength >= 1 << 20) {
-        await file.write(Buffer.from(chunk.join('')));
-        chunk = [];
-        chunkLength = 0;
-      }
-    }
-    if (chunk.length > 0) await file.write(Buffer.from(chunk.join('')));
+    for (const text of inChunks(summaries(records))) await file.write(Buffer.from(text));
     await file.sync();
     return headBytes + textLength;
   } finally {
     await file.close();
   }
+}
+
+/** The summaries in record order: the text region's content. */
+function* summaries(records: readonly CatalogRecord[]): Generator<string, void, undefined> {
+  for (const record of records) if (record.summary !== undefined) yield record.summary;
 }

@@ -47,10 +47,9 @@ const CHUNK = 64;
  */
 const TIE_SHARE = 1e-4 / (SCORE_BANDS.projectSpread * Math.min(...Object.values(WORD_WEIGHT)));
 
-/** An indexed word standing for a query word, with its weight; the cursors belong to this query alone. */
+/** An indexed word standing for a query word, with its weight; the bounds cursor belongs to this query alone. */
 interface WordOption {
   readonly postings: Postings;
-  readonly cursor: PostingsCursor;
   readonly bounds: PostingsCursor;
   readonly weight: number;
 }
@@ -117,10 +116,12 @@ export function rankByWords(
   if (top.empty && named.length > 0) {
     const members = projectPositions(snapshot, [...new Set(named.flatMap((match) => match.projects))]);
     const raw = new Float64Array(members.length).fill(-1);
+    // One scorer per term: a record counts what it meets of each, not only all or nothing.
+    const scorers = plans.map((plan) => new TermScorer([plan]));
     let best = 0;
     members.forEach((position, i) => {
       if (!accept(position)) return;
-      raw[i] = plans.reduce((total, plan) => total + matchTerm(plan, position), 0);
+      raw[i] = scorers.reduce((total, scorer) => total + scorer.scoreAt(position), 0);
       best = Math.max(best, raw[i]!);
     });
     const { low, high } = SCORE_BANDS.fallback;
@@ -146,49 +147,11 @@ function planTerm(index: SearchIndex, term: QueryTerm, spelledOnly: boolean, exp
         if (f === 0) explanation.push(...describeWordMatch(form[w]!, match));
         return match.terms.map((word) => {
           const postings = index.text.postings(word)!;
-          return { postings, cursor: new PostingsCursor(postings), bounds: new PostingsCursor(postings), weight: WORD_WEIGHT[match.kind] };
+          return { postings, bounds: new PostingsCursor(postings), weight: WORD_WEIGHT[match.kind] };
         });
       }),
     ];
   });
-}
-
-/** The weakest word's weight of the last record matchTerm met: a second result without an object per record. */
-let matchedQuality = 1;
-
-/**
- * How a record meets a term: its best spelling with every word present, scored as the sum of its
- * words, each word by its best option (0: the record does not meet it); matchedQuality is then the
- * weakest word's weight. Called once per term and candidate, the hottest loop of a search.
- */
-function matchTerm(plan: TermPlan, position: number): number {
-  let best = 0;
-  for (const form of plan) {
-    let score = 0;
-    let quality = 1;
-    for (const options of form) {
-      let wordScore = 0;
-      let wordQuality = 0;
-      for (const option of options) {
-        const found = option.cursor.scoreAt(position);
-        if (found > 0) {
-          wordScore = Math.max(wordScore, option.weight * found);
-          wordQuality = Math.max(wordQuality, option.weight);
-        }
-      }
-      if (wordScore === 0) {
-        score = 0;
-        break;
-      }
-      score += wordScore;
-      quality = Math.min(quality, wordQuality);
-    }
-    if (score > best) {
-      best = score;
-      matchedQuality = quality;
-    }
-  }
-  return best;
 }
 
 /** The most a term can add to a record between two positions (0: no record between them has it). */
@@ -231,7 +194,7 @@ function bestByWords(
 ): Scored[] {
   const kept: Scored[] = [];
   if (limit <= 0) return kept;
-  const single = OneSpellingTerms.of(plans, which);
+  const scorer = new TermScorer(which.map((t) => plans[t]!));
   const slack = TIE_SHARE * which.reduce((sum, t) => sum + termCeiling(plans[t]!), 0);
   // What a record must reach to be kept: within the slack of the limit-th best so far.
   const floor = () => (kept.length < limit ? 0 : kept[limit - 1]!.key - slack);
@@ -252,22 +215,9 @@ function bestByWords(
     for (let i = start; i <= end; i++) {
       const position = positions[i]!;
       if (!accept(position)) continue;
-      let sum = 0;
-      let weakest = 1;
-      if (single) {
-        sum = single.scoreAt(position);
-        weakest = single.quality;
-      } else
-        for (const t of which) {
-          const score = matchTerm(plans[t]!, position);
-          if (score === 0) {
-            sum = 0;
-            break;
-          }
-          sum += score;
-          weakest = Math.min(weakest, matchedQuality);
-        }
+      const sum = scorer.scoreAt(position);
       if (sum === 0) continue;
+      const weakest = scorer.quality;
       const key = sum * weakest;
       if (key < floor()) continue;
       let at = kept.length;
@@ -291,66 +241,80 @@ function termCeiling(plan: TermPlan): number {
 }
 
 /**
- * The terms of a query when each has one spelling (most queries; "use-after-free" has several): every
- * option's postings read side by side with plain indexes, the fast path of bestByWords. Scores as
- * matchTerm does, term by term, so both paths give the same numbers.
+ * Scores records against terms, records in ascending order: every option's postings are read with a
+ * plain index that only moves forward, the hottest loop of a search. A term is met by its best spelling
+ * that has every word, each word scored by its best option.
  */
-class OneSpellingTerms {
+class TermScorer {
   private readonly docs: Int32Array[] = [];
   private readonly scores: Float32Array[] = [];
   private readonly weights: number[] = [];
   private readonly at: Int32Array;
-  /** Where each word's options start in the lists above, and each term's words in wordStarts. */
-  private readonly optionStarts: number[] = [0];
+  /** Nested ranges: a term's spellings in formStarts, a spelling's words in wordStarts, a word's options in optionStarts. */
+  private readonly formStarts: number[] = [0];
   private readonly wordStarts: number[] = [0];
-  /** The weakest word's weight of the last record met. */
+  private readonly optionStarts: number[] = [0];
+  /** The weakest word's weight of the last record scoreAt met. */
   quality = 1;
 
-  private constructor(terms: readonly (readonly (readonly WordOption[])[])[]) {
-    for (const words of terms) {
-      for (const options of words) {
-        for (const option of options) {
-          this.docs.push(option.postings.docs);
-          this.scores.push(option.postings.scores);
-          this.weights.push(option.weight);
+  constructor(plans: readonly TermPlan[]) {
+    for (const plan of plans) {
+      for (const form of plan) {
+        for (const options of form) {
+          for (const option of options) {
+            this.docs.push(option.postings.docs);
+            this.scores.push(option.postings.scores);
+            this.weights.push(option.weight);
+          }
+          this.optionStarts.push(this.docs.length);
         }
-        this.optionStarts.push(this.docs.length);
+        this.wordStarts.push(this.optionStarts.length - 1);
       }
-      this.wordStarts.push(this.optionStarts.length - 1);
+      this.formStarts.push(this.wordStarts.length - 1);
     }
     this.at = new Int32Array(this.docs.length);
   }
 
-  static of(plans: readonly TermPlan[], which: readonly number[]): OneSpellingTerms | undefined {
-    return which.every((t) => plans[t]!.length === 1) ? new OneSpellingTerms(which.map((t) => plans[t]![0]!)) : undefined;
-  }
-
-  /** The record's summed score when it meets every term, else 0; positions ascend from call to call. */
+  /** The summed score of the terms when the record meets every one, else 0; sets quality. */
   scoreAt(position: number): number {
-    const { docs, scores, weights, at, optionStarts, wordStarts } = this;
+    const { docs, scores, weights, at, formStarts, wordStarts, optionStarts } = this;
     let sum = 0;
-    let quality = 1;
-    for (let t = 0; t + 1 < wordStarts.length; t++) {
-      let termScore = 0;
-      for (let w = wordStarts[t]!; w < wordStarts[t + 1]!; w++) {
-        let wordScore = 0;
-        let wordQuality = 0;
-        for (let o = optionStarts[w]!; o < optionStarts[w + 1]!; o++) {
-          const list = docs[o]!;
-          const i = seekForward(list, at[o]!, position);
-          at[o] = i;
-          if (i < list.length && list[i] === position) {
-            wordScore = Math.max(wordScore, weights[o]! * scores[o]![i]!);
-            wordQuality = Math.max(wordQuality, weights[o]!);
+    let weakest = 1;
+    for (let t = 0; t + 1 < formStarts.length; t++) {
+      let best = 0;
+      let bestQuality = 1;
+      for (let f = formStarts[t]!; f < formStarts[t + 1]!; f++) {
+        let score = 0;
+        let quality = 1;
+        for (let w = wordStarts[f]!; w < wordStarts[f + 1]!; w++) {
+          let wordScore = 0;
+          let wordQuality = 0;
+          for (let o = optionStarts[w]!; o < optionStarts[w + 1]!; o++) {
+            const list = docs[o]!;
+            const i = seekForward(list, at[o]!, position);
+            at[o] = i;
+            if (i < list.length && list[i] === position) {
+              wordScore = Math.max(wordScore, weights[o]! * scores[o]![i]!);
+              wordQuality = Math.max(wordQuality, weights[o]!);
+            }
           }
+          if (wordScore === 0) {
+            score = 0;
+            break;
+          }
+          score += wordScore;
+          quality = Math.min(quality, wordQuality);
         }
-        if (wordScore === 0) return 0;
-        termScore += wordScore;
-        quality = Math.min(quality, wordQuality);
+        if (score > best) {
+          best = score;
+          bestQuality = quality;
+        }
       }
-      sum += termScore;
+      if (best === 0) return 0;
+      sum += best;
+      weakest = Math.min(weakest, bestQuality);
     }
-    this.quality = quality;
+    this.quality = weakest;
     return sum;
   }
 }

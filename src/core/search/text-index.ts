@@ -263,13 +263,6 @@ export class PostingsCursor {
 
   constructor(readonly postings: Postings) {}
 
-  /** The word's score in the record at `position`, or 0 when the record does not hold it. */
-  scoreAt(position: number): number {
-    const { docs, scores } = this.postings;
-    const i = this.seek(position);
-    return i < docs.length && docs[i] === position ? scores[i]! : 0;
-  }
-
   /**
    * The highest score the word has in any record from `from` to `to` (ascending calls), from the blocks
    * those records fall in; 0 when no record between them holds the word.

@@ -2,11 +2,7 @@
 // typed in a query is spelled exactly as the index stored it and a filler word is dropped on both sides.
 
 const NOT_A_WORD_CHARACTER = /[^\p{L}\p{N}]+/u;
-/** Whether some character lies past ASCII (code 127). */
-function hasNonAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return true;
-  return false;
-}
+const NOT_ASCII = /\P{ASCII}/u;
 
 /** Lower-cased runs of letters and digits: `Node.js` gives `node`, `js`; `use-after-free` gives three words. */
 export function words(text: string): string[] {
@@ -22,7 +18,7 @@ export function words(text: string): string[] {
  */
 export function forEachWord(text: string, visit: (word: string) => void): void {
   const lower = text.toLowerCase();
-  if (hasNonAscii(lower)) {
+  if (NOT_ASCII.test(lower)) {
     for (const word of lower.split(NOT_A_WORD_CHARACTER)) if (word.length > 0) visit(word);
     return;
   }
