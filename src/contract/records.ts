@@ -106,6 +106,12 @@ export const CatalogRecord = Type.Object(
     url: Nullable(Type.String({ format: 'uri', pattern: '^https?://' }), { description: URL_DESCRIPTION }),
     summary: Type.Optional(Type.String({ description: 'English summary, used by search.' })),
     published: Type.Optional(Type.String({ format: 'date', description: 'Publication date.' })),
+    modified: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'When the record last changed upstream (cveMetadata.dateUpdated, in UTC), for change feeds.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -6,6 +6,8 @@ export interface RecordEntry {
   readonly position: number;
   readonly record: CveRecord;
   readonly published: string | undefined;
+  /** When the record last changed upstream (ISO 8601, UTC), when known. */
+  readonly modified: string | undefined;
   /** Read when asked for: a snapshot file keeps summaries on disk. */
   readonly summary: string | undefined;
 }

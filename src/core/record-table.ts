@@ -21,6 +21,8 @@ export interface RecordTable {
   readonly status: Uint8Array;
   /** Days since 1970-01-01, or NO_DATE. */
   readonly published: Int32Array;
+  /** When each record last changed, in milliseconds since 1970 (UTC); NaN when unknown. */
+  readonly modified: Float64Array;
   /** The year of each id, what year words of a search filter on. */
   readonly year: Uint16Array;
   /** Public records whose url is not the cve.org page of their id (another page, or none), by position. */
@@ -35,16 +37,18 @@ export function recordTable(records: readonly CatalogRecord[]): RecordTable {
   const projectOf = new Uint32Array(size);
   const status = new Uint8Array(size);
   const published = new Int32Array(size);
+  const modified = new Float64Array(size);
   const year = new Uint16Array(size);
   const otherUrls = new Map<number, string | null>();
   records.forEach((record, position) => {
     projectOf[position] = projectIndex.get(record.project)!;
     status[position] = STATUS_CODE[record.status];
     published[position] = record.published === undefined ? NO_DATE : Date.parse(record.published) / 86_400_000;
+    modified[position] = record.modified === undefined ? Number.NaN : Date.parse(record.modified);
     year[position] = Number(record.id.slice(4, 8));
     if (record.status === 'public' && record.url !== CVE_RECORD_URL_PREFIX + record.id) otherUrls.set(position, record.url);
   });
-  return { size, ids: records.map((record) => record.id), projectNames, projectOf, status, published, year, otherUrls };
+  return { size, ids: records.map((record) => record.id), projectNames, projectOf, status, published, modified, year, otherUrls };
 }
 
 /** The record at a position, as the API serves it. */
@@ -57,6 +61,12 @@ export function recordAt(table: RecordTable, position: number): CveRecord {
     status,
     url: status !== 'public' ? null : table.otherUrls.has(position) ? table.otherUrls.get(position)! : CVE_RECORD_URL_PREFIX + id,
   };
+}
+
+/** When the record at a position last changed (ISO 8601, UTC), when that is known. */
+export function modifiedAt(table: RecordTable, position: number): string | undefined {
+  const time = table.modified[position]!;
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
 }
 
 /** The published date (YYYY-MM-DD) of the record at a position, when it has one. */

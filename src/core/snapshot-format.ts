@@ -10,7 +10,8 @@ import { type RecordTable, STATUS_CODES } from './record-table.js';
 import { BLOCK, type TextIndexData } from './search/text-index.js';
 
 export const SNAPSHOT_MAGIC = Buffer.from('CVERSNAP');
-export const SNAPSHOT_FORMAT = 1;
+/** 2: records carry when they last changed (`modified`). */
+export const SNAPSHOT_FORMAT = 2;
 /** Magic, format version and header length. */
 export const PREAMBLE_BYTES = 16;
 
@@ -57,6 +58,7 @@ function sectionsOf(content: SnapshotContent): [string, SectionKind, SectionValu
     ['projectOf', 'u32', table.projectOf],
     ['status', 'u8', table.status],
     ['published', 'i32', table.published],
+    ['modified', 'f64', table.modified],
     ['year', 'u16', table.year],
     ['summaryOffset', 'f64', content.summaryOffset],
     ['summaryLength', 'u32', content.summaryLength],
@@ -190,6 +192,7 @@ export function decodeSnapshot(header: SnapshotHeader, body: Buffer, bodyOffset:
       projectOf: section('projectOf'),
       status: section('status'),
       published: section('published'),
+      modified: section('modified'),
       year: section('year'),
       otherUrls: new Map(section<[number, string | null][]>('otherUrls')),
     },
@@ -218,7 +221,7 @@ function checkContent(header: SnapshotHeader, { table, textIndex, summaryOffset,
     throw new SnapshotFormatError(`snapshot ${what} is inconsistent`);
   };
   const { size } = table;
-  const columns = [table.ids, table.projectOf, table.status, table.published, table.year, summaryOffset, summaryLength];
+  const columns = [table.ids, table.projectOf, table.status, table.published, table.modified, table.year, summaryOffset, summaryLength];
   if (!Array.isArray(table.ids) || columns.some((column) => column.length !== size)) fail('record columns');
   for (let i = 0; i < size; i++) {
     if (table.projectOf[i]! >= table.projectNames.length || table.status[i]! >= STATUS_CODES.length) fail('record columns');

@@ -5,7 +5,7 @@ import { Derived, derived } from './derived.js';
 import { FilterIndex } from './filter-index.js';
 import { type ProjectTable, projectTable } from './projects.js';
 import type { RecordEntry } from './record-entry.js';
-import { publishedAt, type RecordTable, recordAt, recordTable } from './record-table.js';
+import { modifiedAt, publishedAt, type RecordTable, recordAt, recordTable } from './record-table.js';
 import { type SearchIndex, searchIndexSteps } from './search/search-index.js';
 import type { TextIndexData } from './search/text-index.js';
 import { memoryTexts, type TextStore } from './text-store.js';
@@ -81,6 +81,7 @@ export function assembleSnapshot(parts: SnapshotParts): Snapshot {
     position,
     record: recordAt(table, position),
     published: publishedAt(table, position),
+    modified: modifiedAt(table, position),
     get summary() {
       return texts.summary(position);
     },
@@ -106,7 +107,8 @@ export function assembleSnapshot(parts: SnapshotParts): Snapshot {
 /** The content hash of a catalog, from every field a record has, in listing order. */
 export function contentVersion(lastVerified: string, sorted: readonly CatalogRecord[]): string {
   const hash = createHash('sha256').update(lastVerified);
-  for (const r of sorted) hash.update(JSON.stringify([r.id, r.project, r.status, r.url, r.summary ?? null, r.published ?? null]));
+  for (const r of sorted)
+    hash.update(JSON.stringify([r.id, r.project, r.status, r.url, r.summary ?? null, r.published ?? null, r.modified ?? null]));
   return hash.digest('base64url').slice(0, 16);
 }
 

@@ -15,6 +15,7 @@ function recordJson(r: CatalogRecord): string {
   const ordered: CatalogRecord = { id: r.id, project: r.project, status: r.status, url: r.url };
   if (r.summary !== undefined) ordered.summary = r.summary;
   if (r.published !== undefined) ordered.published = r.published;
+  if (r.modified !== undefined) ordered.modified = r.modified;
   return JSON.stringify(ordered);
 }
 

@@ -15,13 +15,46 @@ function fixture(name: string): Json {
 
 const url = (id: string): string => `https://www.cve.org/CVERecord?id=${id}`;
 
-/** The mapping without how the project was named (tested on its own below). */
+/** The mapping without how the project was named and when the record changed (each tested on its own below). */
 function mapRecord(json: unknown, overrides?: ReadonlyMap<string, string>): unknown {
   const result = mapCveRecord(json, overrides);
   if (!result.ok) return result;
-  const { naming: _, ...rest } = result;
-  return rest;
+  const { naming: _, record, ...rest } = result;
+  const { modified: __, ...fields } = record;
+  return { ...rest, record: fields };
 }
+
+describe('mapCveRecord: when a record last changed', () => {
+  const modified = (json: Json) => {
+    const result = mapCveRecord(json);
+    return result.ok ? { modified: result.record.modified, warnings: result.warnings.map((w) => w.detail) } : result;
+  };
+
+  it('is cveMetadata.dateUpdated, in UTC with milliseconds', () => {
+    const json = fixture('v51-published.CVE-2023-5365.json');
+    expect(json.cveMetadata.dateUpdated).toBeTypeOf('string');
+    expect(modified(json)).toEqual({ modified: new Date(json.cveMetadata.dateUpdated).toISOString(), warnings: [] });
+    json.cveMetadata.dateUpdated = '2024-05-08T17:30:00.123456+02:00';
+    expect(modified(json)).toEqual({ modified: '2024-05-08T15:30:00.123Z', warnings: [] });
+  });
+
+  it('reads a timestamp without a time zone as UTC, as the CVE Services write them', () => {
+    const json = fixture('containers-first.CVE-2013-1202.json');
+    json.cveMetadata.dateUpdated = '2020-02-07T13:37:03';
+    expect(modified(json)).toEqual({ modified: '2020-02-07T13:37:03.000Z', warnings: [] });
+  });
+
+  it('is the publication time of a record never updated, and a bad dateUpdated is a warning', () => {
+    const json = fixture('v51-published.CVE-2023-5365.json');
+    delete json.cveMetadata.dateUpdated;
+    expect(modified(json)).toEqual({ modified: new Date(json.cveMetadata.datePublished).toISOString(), warnings: [] });
+    json.cveMetadata.dateUpdated = '2024-02-30T00:00:00Z';
+    expect(modified(json)).toMatchObject({
+      modified: new Date(json.cveMetadata.datePublished).toISOString(),
+      warnings: [expect.stringContaining('dateUpdated "2024-02-30T00:00:00Z" is not a timestamp')],
+    });
+  });
+});
 
 describe('mapCveRecord: published records', () => {
   it('maps a dataVersion 5.1 record with a title and an English description', () => {

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, upsertCatalog } from '../../src/sources/postgres/database.js';
+import { loadCatalog, migrate, upsertCatalog } from '../../src/sources/postgres/database.js';
 import { loadDefaultCatalog } from '../support/app.js';
 import { type Running, runCli, startServer } from '../support/cli.js';
 import { fixturePath, repositoryPath } from '../support/paths.js';
@@ -46,7 +46,7 @@ const projectOf = async (server: Running, id: string) => {
 describe('PostgreSQL source', () => {
   it('db migrate creates the schema once and is safe to run again', async () => {
     const first = await runCli(['db', 'migrate', '--database-url', url]);
-    expect(first.stdout).toBe('applied 2 migrations\n');
+    expect(first.stdout).toBe('applied 3 migrations\n');
     const again = await runCli(['db', 'migrate', '--database-url', url]);
     expect(again.stdout).toBe('schema is up to date\n');
   });
@@ -72,6 +72,16 @@ describe('PostgreSQL source', () => {
       expect(
         (await admin.query(`SELECT count(*)::int AS n, max(char_length(project))::int AS longest FROM ${other}.cve_records`)).rows[0],
       ).toEqual({ n: catalog.records.length, longest });
+      // What a replica reads back is what was imported, to the millisecond of each record's last change.
+      const client = new pg.Client({ connectionString: fullUrl });
+      await client.connect();
+      try {
+        const loaded = new Map((await loadCatalog(client)).records.map((record) => [record.id, record]));
+        expect(catalog.records.some((record) => record.modified !== undefined)).toBe(true);
+        expect(catalog.records.filter((record) => loaded.get(record.id)?.modified !== record.modified).map((r) => r.id)).toEqual([]);
+      } finally {
+        await client.end();
+      }
     } finally {
       await admin.query(`DROP SCHEMA ${other} CASCADE`);
     }

@@ -30,7 +30,7 @@ beforeAll(async () => {
 /** Everything a request can read of a record. */
 const served = (snapshot: Snapshot, position: number) => {
   const entry = snapshot.entryAt(position);
-  return { ...entry.record, published: entry.published, summary: entry.summary };
+  return { ...entry.record, published: entry.published, modified: entry.modified, summary: entry.summary };
 };
 
 describe('a snapshot file of the embedded dataset', () => {
@@ -47,6 +47,10 @@ describe('a snapshot file of the embedded dataset', () => {
       expect(served(fromFile, position)).toEqual(served(fromJson, position));
     }
     expect(fromFile.positionOf('CVE-2019-19065')).toBe(fromJson.positionOf('CVE-2019-19065'));
+    // Each record knows when it last changed, to the millisecond, as the catalog says.
+    const phpMyAdmin = catalog.records.find((record) => record.id === 'CVE-2025-24530')!;
+    expect(phpMyAdmin.modified).toMatch(/^2025-01-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(fromFile.get('CVE-2025-24530')!.modified).toBe(phpMyAdmin.modified);
     expect(fromFile.projects.get().byCount).toEqual(fromJson.projects.get().byCount);
   });
 
@@ -92,7 +96,7 @@ describe('a damaged snapshot file', () => {
           return bytes;
         }),
       ),
-    ).toMatch(/snapshot format 99; this service reads format 1: import again/);
+    ).toMatch(/snapshot format 99; this service reads format 2: import again/);
     // The projectOf column of the first record pointing past the project names.
     const header = JSON.parse((await readFile(snapshotPath)).subarray(PREAMBLE_BYTES).toString('utf8').split('\u0000')[0]!) as {
       sections: { name: string; offset: number }[];

@@ -60,15 +60,16 @@ export async function upsertCatalog(url: string, catalog: CatalogFile): Promise<
       for (let start = 0; start < catalog.records.length; start += UPSERT_CHUNK) {
         const chunk = catalog.records
           .slice(start, start + UPSERT_CHUNK)
-          .map((r) => ({ ...r, summary: r.summary ?? null, published: r.published ?? null }));
+          .map((r) => ({ ...r, summary: r.summary ?? null, published: r.published ?? null, modified: r.modified ?? null }));
         await client.query(
-          `INSERT INTO cve_records (id, project, status, url, summary, published)
-           SELECT id, project, status, url, summary, published
-             FROM jsonb_to_recordset($1::jsonb) AS r(id text, project text, status text, url text, summary text, published date)
+          `INSERT INTO cve_records (id, project, status, url, summary, published, modified)
+           SELECT id, project, status, url, summary, published, modified
+             FROM jsonb_to_recordset($1::jsonb)
+               AS r(id text, project text, status text, url text, summary text, published date, modified timestamptz)
            ON CONFLICT (id) DO UPDATE SET project = excluded.project, status = excluded.status, url = excluded.url,
-             summary = excluded.summary, published = excluded.published, updated_at = now()
-           WHERE (cve_records.project, cve_records.status, cve_records.url, cve_records.summary, cve_records.published)
-             IS DISTINCT FROM (excluded.project, excluded.status, excluded.url, excluded.summary, excluded.published)`,
+             summary = excluded.summary, published = excluded.published, modified = excluded.modified, updated_at = now()
+           WHERE (cve_records.project, cve_records.status, cve_records.url, cve_records.summary, cve_records.published, cve_records.modified)
+             IS DISTINCT FROM (excluded.project, excluded.status, excluded.url, excluded.summary, excluded.published, excluded.modified)`,
           [JSON.stringify(chunk)],
         );
       }
@@ -88,18 +89,21 @@ export async function upsertCatalog(url: string, catalog: CatalogFile): Promise<
 /** The whole table as a catalog (validated by the caller like any other catalog). */
 export async function loadCatalog(client: pg.Client): Promise<CatalogFile> {
   const [records, meta] = await Promise.all([
-    client.query<CatalogRecord & { summary: string | null; published: string | null }>(
-      `SELECT id, project, status, url, summary, to_char(published, 'YYYY-MM-DD') AS published FROM cve_records`,
+    client.query<CatalogRecord & { summary: string | null; published: string | null; modified: string | null }>(
+      `SELECT id, project, status, url, summary, to_char(published, 'YYYY-MM-DD') AS published,
+              to_char(modified AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS modified
+         FROM cve_records`,
     ),
     client.query<{ last_verified: string }>(`SELECT to_char(last_verified, 'YYYY-MM-DD') AS last_verified FROM cve_catalog`),
   ]);
   return {
     // Before the first import the table is empty and has no verification date: today's, as migrate left it.
     lastVerified: meta.rows[0]?.last_verified ?? new Date().toISOString().slice(0, 10),
-    records: records.rows.map(({ summary, published, ...record }) => ({
+    records: records.rows.map(({ summary, published, modified, ...record }) => ({
       ...record,
       ...(summary === null ? {} : { summary }),
       ...(published === null ? {} : { published }),
+      ...(modified === null ? {} : { modified }),
     })),
   };
 }

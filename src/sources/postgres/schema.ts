@@ -29,4 +29,6 @@ export const MIGRATIONS: readonly string[] = [
   // Product names in real CVE records run to 474 characters: a project only has to be non-empty.
   `ALTER TABLE cve_records DROP CONSTRAINT cve_records_project_check,
      ADD CONSTRAINT cve_records_project_check CHECK (char_length(project) >= 1);`,
+  // When each record last changed upstream (cveMetadata.dateUpdated), for change feeds.
+  `ALTER TABLE cve_records ADD COLUMN modified timestamptz;`,
 ];
