@@ -80,8 +80,13 @@ export function assembleSnapshot(parts: SnapshotParts): Snapshot {
   const entryAt = (position: number): RecordEntry => ({
     position,
     record: recordAt(table, position),
-    published: publishedAt(table, position),
-    modified: modifiedAt(table, position),
+    // Dates and summaries are made when asked for: a get-one answer needs none of them.
+    get published() {
+      return publishedAt(table, position);
+    },
+    get modified() {
+      return modifiedAt(table, position);
+    },
     get summary() {
       return texts.summary(position);
     },
