@@ -1,4 +1,5 @@
 export * from './agents.js';
+export * from './changes.js';
 export * from './error-catalog.js';
 export * from './error-response.js';
 export * from './nlweb.js';

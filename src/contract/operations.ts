@@ -1,6 +1,7 @@
-// The seven operations of the spec, described once. Routes are registered from this table and the
+// The operations of the spec, and the compatible additions to v1, described once. Routes are registered from this table and the
 // OpenAPI document is generated from it, so the served contract and the running server cannot drift.
 import type { TSchema } from 'typebox';
+import { ChangesQuery, RecordChangesPage } from './changes.js';
 import { AskCompleteEvent, AskErrorEvent, AskResultEvent, AskStartEvent, NlwebResponse } from './nlweb.js';
 import { AskPostBody, AskQuery, BatchHeaders, ListQuery, RecordIdParams } from './parameters.js';
 import { BatchRequest, BatchResponse, CveRecord, CveRecordPage } from './records.js';
@@ -15,6 +16,7 @@ export type OperationId =
   | 'listPublicCveRecords'
   | 'getPublicCveRecord'
   | 'batchGetPublicCveRecords'
+  | 'listPublicCveRecordChanges'
   | 'searchPublicRecordsWithNlweb';
 
 export interface Operation {
@@ -127,6 +129,22 @@ export const operations: readonly Operation[] = [
     success: { schema: BatchResponse, description: 'Records found and identifiers missing.' },
     caching: 'no-store',
     errors: [400, 404, 405],
+  },
+  {
+    operationId: 'listPublicCveRecordChanges',
+    method: 'GET',
+    path: `${API_PREFIX}/cve-records/changes`,
+    tag: 'Records',
+    summary: 'List changes of CVE records since a point',
+    description:
+      'The records added or changed, and the records removed, since `since`, oldest change first: by `modified` ' +
+      '(upstream `dateUpdated`), then in listing order. Keep `pagination.next` and pass it as `since`: at once while ' +
+      '`hasMore` is true, and again at your next poll to get only what changed in between. `since` may also be a ' +
+      'date-time, for a first look at a period. A change carries the record as it is now. Compatible addition to v1.',
+    query: ChangesQuery,
+    success: { schema: RecordChangesPage, description: 'One page of changes.' },
+    caching: 'public',
+    errors: [400, 405],
   },
   {
     operationId: 'searchPublicRecordsWithNlweb',

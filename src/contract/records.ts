@@ -127,11 +127,40 @@ export const CatalogProject = Type.Object(
 );
 export type CatalogProject = Static<typeof CatalogProject>;
 
+/** A record that left the catalog (its CVE was rejected upstream), kept so change feeds can say so. */
+export const CatalogRemoval = Type.Object(
+  {
+    id: CveId,
+    modified: Type.String({ format: 'date-time', description: "When it left: the rejection's dateUpdated, in UTC." }),
+  },
+  { additionalProperties: false },
+);
+export type CatalogRemoval = Static<typeof CatalogRemoval>;
+
+/**
+ * Where `cve-records sync` stands in its upstream, kept inside the catalog it wrote, so the catalog and its
+ * cursor are replaced by one rename: a sync killed at any point leaves both as they were, or both new.
+ */
+export const SyncCursor = Type.Object(
+  {
+    source: Type.String({ description: 'The upstream last synced from, as given to the command.' }),
+    baseline: Type.Optional(Type.String({ format: 'date', description: 'Day of the last midnight baseline applied.' })),
+    delta: Type.Optional(Type.String({ description: 'Last delta applied, as `YYYY-MM-DDTHH:00Z` (`T24:00Z` for the end of the day).' })),
+    commit: Type.Optional(Type.String({ description: 'Last cvelistV5 commit applied, from a checkout.' })),
+    dateUpdated: Type.Optional(Type.String({ format: 'date-time', description: 'Newest upstream dateUpdated applied.' })),
+    syncedAt: Type.String({ format: 'date-time', description: 'When the last sync finished.' }),
+  },
+  { additionalProperties: false },
+);
+export type SyncCursor = Static<typeof SyncCursor>;
+
 export const CatalogFile = Type.Object(
   {
     lastVerified: Type.String({ format: 'date' }),
     projects: Type.Optional(Type.Array(CatalogProject)),
     records: Type.Array(CatalogRecord),
+    removed: Type.Optional(Type.Array(CatalogRemoval)),
+    sync: Type.Optional(SyncCursor),
   },
   { additionalProperties: false },
 );

@@ -1,49 +1,80 @@
-import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import { MAX_CURSOR_LENGTH, ServiceError } from '../contract/index.js';
+import type { ChangePoint } from './change-order.js';
 import { isCveId } from './cve-id.js';
 import type { ListFilters } from './snapshot.js';
 
 /**
  * Keyset cursors: a cursor names the last record of a page, so the next page is found by binary
  * search whatever its depth, and it stays meaningful across catalog versions. An HMAC over the key
- * and the filters makes it tamper-evident and binds it to the filters it was issued for.
+ * and the filters makes it tamper-evident and binds it to the filters it was issued for. Change-feed
+ * tokens are sealed the same way and name a place in change order (a time and the last id seen there).
  */
 export interface CursorCodec {
   encode(lastId: string, filters: ListFilters): string;
   /** Returns the id after which the page starts; throws ServiceError `invalid_cursor`. */
   decode(cursor: string, filters: ListFilters): string;
+  encodeChangePoint(point: ChangePoint): string;
+  /** The place a change-feed token names, or undefined when it is not one this service issued unaltered. */
+  decodeChangePoint(token: string): ChangePoint | undefined;
 }
 
 const FORMAT = '1';
+const CHANGE_FORMAT = 'c1';
 const MAC_LENGTH = 16;
+/** How an unknown change time is written in a token. */
+const NO_TIME = 'none';
+
+/** `base64url(fields joined by |).base64url(HMAC of the fields and what the token is bound to)`. */
+function seal(key: KeyObject, fields: readonly string[], binding: readonly (string | null)[]): string {
+  const signature = createHmac('sha256', key)
+    .update(JSON.stringify([...fields, ...binding]))
+    .digest()
+    .subarray(0, MAC_LENGTH);
+  return `${Buffer.from(fields.join('|')).toString('base64url')}.${signature.toString('base64url')}`;
+}
+
+/** The fields of a sealed token, or undefined when it is malformed (not checked against its MAC yet). */
+function fieldsOf(token: string): string[] | undefined {
+  const body = token.length <= MAX_CURSOR_LENGTH ? token.split('.')[0] : undefined;
+  return body ? Buffer.from(body, 'base64url').toString('utf8').split('|') : undefined;
+}
+
+/** Compares with the canonical encoding, not the decoded bytes: base64 ignores some trailing bits, and an edited token must never be accepted. */
+function sealedAlike(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 
 export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
   // A KeyObject is imported once; a raw secret would be re-imported by every createHmac call.
   const key = createSecretKey(typeof secret === 'string' ? Buffer.from(secret) : secret);
-  const encode = (lastId: string, filters: ListFilters): string => {
-    const signature = createHmac('sha256', key)
-      .update(JSON.stringify([FORMAT, lastId, filters.project ?? null, filters.status ?? null]))
-      .digest()
-      .subarray(0, MAC_LENGTH);
-    return `${Buffer.from(`${FORMAT}|${lastId}`).toString('base64url')}.${signature.toString('base64url')}`;
-  };
+  const encode = (lastId: string, filters: ListFilters): string =>
+    seal(key, [FORMAT, lastId], [filters.project ?? null, filters.status ?? null]);
+  const encodeChangePoint = (point: ChangePoint): string =>
+    seal(key, [CHANGE_FORMAT, Number.isFinite(point.time) ? String(point.time) : NO_TIME, point.id ?? ''], []);
 
   return {
     encode,
     decode(cursor, filters) {
-      const body = cursor.length <= MAX_CURSOR_LENGTH ? cursor.split('.')[0] : undefined;
-      const [format, key] = body ? Buffer.from(body, 'base64url').toString('utf8').split('|') : [];
-      if (format !== FORMAT || key === undefined || !isCveId(key)) throw invalidCursor('The cursor is malformed.');
-      // Compare with the canonical encoding, not the decoded bytes: base64 ignores some trailing bits,
-      // and an edited cursor must never be accepted.
-      const expected = Buffer.from(encode(key, filters));
-      const given = Buffer.from(cursor);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      const [format, lastId] = fieldsOf(cursor) ?? [];
+      if (format !== FORMAT || lastId === undefined || !isCveId(lastId)) throw invalidCursor('The cursor is malformed.');
+      if (!sealedAlike(cursor, encode(lastId, filters))) {
         throw invalidCursor(
           'The cursor was altered or was issued for other filters; pass it with the same project and status as the request that returned it.',
         );
       }
-      return key;
+      return lastId;
+    },
+    encodeChangePoint,
+    decodeChangePoint(token) {
+      const [format, time, id, ...rest] = fieldsOf(token) ?? [];
+      if (format !== CHANGE_FORMAT || time === undefined || id === undefined || rest.length > 0) return undefined;
+      if (id !== '' && !isCveId(id)) return undefined;
+      const point: ChangePoint = { time: time === NO_TIME ? Number.NEGATIVE_INFINITY : Number(time), id: id === '' ? undefined : id };
+      if (Number.isNaN(point.time) || !sealedAlike(token, encodeChangePoint(point))) return undefined;
+      return point;
     },
   };
 }

@@ -6,6 +6,7 @@
 //
 // Layout: 8 bytes of magic, a u32 format version, a u32 header length, the header (JSON), then the
 // sections the header lists (each 8-byte aligned), the text region last.
+import type { CatalogRemoval } from '../contract/index.js';
 import { type RecordTable, STATUS_CODES } from './record-table.js';
 import { BLOCK, type TextIndexData } from './search/text-index.js';
 
@@ -43,6 +44,8 @@ export interface SnapshotContent {
   /** Where each record's summary is in the text region: offset (-1 for none) and byte length. */
   readonly summaryOffset: Float64Array;
   readonly summaryLength: Uint32Array;
+  /** Records that left the catalog (a section files of format 2 written before removals existed lack). */
+  readonly removed: readonly CatalogRemoval[];
 }
 
 type SectionValue = unknown | ArrayBufferView;
@@ -55,6 +58,7 @@ function sectionsOf(content: SnapshotContent): [string, SectionKind, SectionValu
     ['projectNames', 'json', table.projectNames],
     ['aliases', 'json', table.projectNames.map((name) => content.aliases.get(name) ?? [])],
     ['otherUrls', 'json', [...table.otherUrls]],
+    ['removed', 'json', content.removed],
     ['projectOf', 'u32', table.projectOf],
     ['status', 'u8', table.status],
     ['published', 'i32', table.published],
@@ -207,6 +211,7 @@ export function decodeSnapshot(header: SnapshotHeader, body: Buffer, bodyOffset:
     },
     summaryOffset: section('summaryOffset'),
     summaryLength: section('summaryLength'),
+    removed: read.has('removed') ? section<CatalogRemoval[]>('removed') : [],
   };
   checkContent(header, content);
   return content;
@@ -216,7 +221,7 @@ export function decodeSnapshot(header: SnapshotHeader, body: Buffer, bodyOffset:
  * That every index in the file points inside what it indexes, so a damaged or hand-edited file is refused
  * at load rather than answering wrong records or throwing mid-request. A few milliseconds at 340,000 records.
  */
-function checkContent(header: SnapshotHeader, { table, textIndex, summaryOffset, summaryLength }: SnapshotContent): void {
+function checkContent(header: SnapshotHeader, { table, textIndex, summaryOffset, summaryLength, removed }: SnapshotContent): void {
   const fail = (what: string) => {
     throw new SnapshotFormatError(`snapshot ${what} is inconsistent`);
   };
@@ -227,6 +232,9 @@ function checkContent(header: SnapshotHeader, { table, textIndex, summaryOffset,
     if (table.projectOf[i]! >= table.projectNames.length || table.status[i]! >= STATUS_CODES.length) fail('record columns');
     const offset = summaryOffset[i]!;
     if (offset >= 0 && offset + summaryLength[i]! > header.text.length) fail('summary offsets');
+  }
+  if (!Array.isArray(removed) || removed.some((r) => typeof r?.id !== 'string' || Number.isNaN(Date.parse(r?.modified)))) {
+    fail('removed records');
   }
   const { words, starts, docs, scores, blockStarts, blockMax } = textIndex;
   if (starts.length !== words.length + 1 || blockStarts.length !== words.length + 1 || scores.length !== docs.length) fail('search index');

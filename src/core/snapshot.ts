@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { CatalogFile, CatalogRecord, CveRecord } from '../contract/index.js';
+import type { CatalogFile, CatalogRecord, CatalogRemoval, CveRecord } from '../contract/index.js';
+import { type ChangeOrder, changeOrder } from './change-order.js';
 import { compareListingOrder } from './cve-id.js';
 import { Derived, derived } from './derived.js';
 import { FilterIndex } from './filter-index.js';
@@ -33,6 +34,10 @@ export interface Snapshot {
   readonly search: Derived<SearchIndex>;
   /** The projects and their record counts, built on first use. */
   readonly projects: Derived<ProjectTable>;
+  /** Records that left the catalog, oldest first, for the change feed. */
+  readonly removed: readonly CatalogRemoval[];
+  /** The records and removals in change order, built on first use. */
+  readonly changes: Derived<ChangeOrder>;
 }
 
 export class DuplicateRecordError extends Error {
@@ -52,17 +57,19 @@ export interface SnapshotParts {
   readonly aliases: ProjectAliases;
   /** A search index read from a snapshot file; without one it is built from the texts on first use. */
   readonly textIndex?: TextIndexData | undefined;
+  readonly removed?: readonly CatalogRemoval[] | undefined;
 }
 
 /** A snapshot of a catalog read whole (a JSON file, a database table). */
 export function createSnapshot(catalog: CatalogFile): Snapshot {
   const sorted = inListingOrder(catalog.records);
   return assembleSnapshot({
-    version: contentVersion(catalog.lastVerified, sorted),
+    version: contentVersion(catalog.lastVerified, sorted, catalog.removed),
     lastVerified: catalog.lastVerified,
     table: recordTable(sorted),
     texts: memoryTexts(sorted.map((record) => record.summary)),
     aliases: new Map((catalog.projects ?? []).map((project) => [project.name, project.aliases])),
+    removed: catalog.removed,
   });
 }
 
@@ -77,6 +84,7 @@ export function inListingOrder(records: readonly CatalogRecord[]): CatalogRecord
 export function assembleSnapshot(parts: SnapshotParts): Snapshot {
   const { table, texts } = parts;
   const positions = new Map(table.ids.map((id, position) => [id, position]));
+  const removed = inChangeOrder(parts.removed ?? []);
   const entryAt = (position: number): RecordEntry => ({
     position,
     record: recordAt(table, position),
@@ -106,14 +114,23 @@ export function assembleSnapshot(parts: SnapshotParts): Snapshot {
     },
     search: new Derived(() => searchIndexSteps(table, texts, parts.aliases, parts.textIndex)),
     projects: derived(() => projectTable(table)),
+    removed,
+    changes: derived(() => changeOrder(table, removed)),
   });
 }
 
-/** The content hash of a catalog, from every field a record has, in listing order. */
-export function contentVersion(lastVerified: string, sorted: readonly CatalogRecord[]): string {
+/** Removals by time, then in listing order: the order the change feed reads them in. */
+function inChangeOrder(removed: readonly CatalogRemoval[]): readonly CatalogRemoval[] {
+  return [...removed].sort((a, b) => Date.parse(a.modified) - Date.parse(b.modified) || compareListingOrder(a.id, b.id));
+}
+
+/** The content hash of a catalog, from every field a record has, in listing order, and its removals. */
+export function contentVersion(lastVerified: string, sorted: readonly CatalogRecord[], removed: readonly CatalogRemoval[] = []): string {
   const hash = createHash('sha256').update(lastVerified);
   for (const r of sorted)
     hash.update(JSON.stringify([r.id, r.project, r.status, r.url, r.summary ?? null, r.published ?? null, r.modified ?? null]));
+  // A catalog without removals hashes as it did before removals existed.
+  for (const r of inChangeOrder(removed)) hash.update(JSON.stringify(['removed', r.id, r.modified]));
   return hash.digest('base64url').slice(0, 16);
 }
 

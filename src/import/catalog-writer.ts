@@ -27,6 +27,12 @@ function* catalogLines(file: CatalogFile): Generator<string, void, undefined> {
     yield file.projects.map((project) => JSON.stringify({ name: project.name, aliases: project.aliases })).join(',\n');
     yield '\n]';
   }
+  if (file.sync) yield `,"sync":${JSON.stringify(file.sync)}`;
+  if (file.removed && file.removed.length > 0) {
+    yield ',"removed":[\n';
+    yield file.removed.map((removal) => JSON.stringify({ id: removal.id, modified: removal.modified })).join(',\n');
+    yield '\n]';
+  }
   if (file.records.length === 0) {
     yield ',"records":[]}\n';
     return;

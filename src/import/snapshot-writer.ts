@@ -29,13 +29,14 @@ export async function writeSnapshotFile(path: string, catalog: CatalogFile): Pro
   let step = steps.next();
   while (!step.done) step = steps.next();
   const head = encodeSnapshot(
-    { version: contentVersion(catalog.lastVerified, records), lastVerified: catalog.lastVerified },
+    { version: contentVersion(catalog.lastVerified, records, catalog.removed), lastVerified: catalog.lastVerified },
     {
       table,
       aliases: new Map((catalog.projects ?? []).map((project) => [project.name, project.aliases])),
       textIndex: step.value,
       summaryOffset,
       summaryLength,
+      removed: catalog.removed ?? [],
     },
     textLength,
   );

@@ -48,6 +48,7 @@ export function openSnapshotFile(path: string): Snapshot {
       texts,
       aliases: content.aliases,
       textIndex: content.textIndex,
+      removed: content.removed,
     });
     closeWhenCollected.register(snapshot, fd);
     return snapshot;

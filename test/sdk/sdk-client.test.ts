@@ -55,6 +55,18 @@ describe('SDK: one method per operation', () => {
     expect(await client.records.get(first.id)).toEqual(first);
   });
 
+  it('records.changesSince walks the change feed to its end and returns the token of the next poll', async () => {
+    const walk = client.records.changesSince('2025-01-20T00:00:00Z', { limit: 200 });
+    const ids: string[] = [];
+    let step = await walk.next();
+    for (; !step.done; step = await walk.next()) ids.push(step.value.id);
+    const expected = (await loadDefaultCatalog()).records.filter((r) => r.modified !== undefined && r.modified >= '2025-01-20T00:00:00Z');
+    expect(ids.toSorted()).toEqual(expected.map((r) => r.id).toSorted());
+    expect(sent.filter((line) => line.startsWith('GET /api/v1/cve-records/changes'))).toHaveLength(Math.ceil(expected.length / 200) || 1);
+    const poll = await client.records.changes({ since: step.value });
+    expect(poll.changes).toEqual([]);
+  });
+
   it('search returns the /ask answer for a query given as text or as parameters', async () => {
     const { id } = (await loadDefaultCatalog()).records[0]!;
     const answer = await client.search(id);

@@ -54,6 +54,16 @@ describe('a snapshot file of the embedded dataset', () => {
     expect(fromFile.projects.get().byCount).toEqual(fromJson.projects.get().byCount);
   });
 
+  it('keeps the records that left the catalog, for the change feed, and counts them in the version', async () => {
+    const withRemovals: CatalogFile = { ...fixtureCatalog, removed: [{ id: 'CVE-2024-0002', modified: '2025-01-01T12:00:00.000Z' }] };
+    const path = join(dir, 'removals.snapshot');
+    await writeCatalogFile(path, withRemovals);
+    const fromFile = openSnapshotFile(path);
+    expect(fromFile.removed).toEqual(withRemovals.removed);
+    expect(fromFile.version).toBe(createSnapshot(withRemovals).version);
+    expect(fromFile.version).not.toBe(createSnapshot(fixtureCatalog).version);
+  });
+
   it('ranks searches as the JSON catalog does, aliases included', () => {
     const fromJson = createSnapshot(catalog);
     const fromFile = openSnapshotFile(snapshotPath);

@@ -11,8 +11,10 @@ import { buildOpenApiDocument } from '../../../dist/http/discovery/openapi.js';
 const document = buildOpenApiDocument(parseServeOptions([], {}));
 
 const listLimit = document.paths['/api/v1/cve-records'].get.parameters.find((parameter) => parameter.name === 'limit').schema;
+const changesLimit = document.paths['/api/v1/cve-records/changes'].get.parameters.find((parameter) => parameter.name === 'limit').schema;
 const limits = {
   PAGE_LIMIT_MAX: listLimit.maximum,
+  CHANGES_LIMIT_MAX: changesLimit.maximum,
   BATCH_MAX_IDS: document.components.schemas.BatchRequest.properties.recordIds.maxItems,
 };
 for (const [name, value] of Object.entries(limits)) {

@@ -2,17 +2,20 @@
 // by hand (every page of a list, batches of any size, the events of a streamed search).
 
 import { readServerSentEvents } from './event-stream.js';
-import { BATCH_MAX_IDS, PAGE_LIMIT_MAX, SEARCH_EVENT_NAMES } from './generated/contract.js';
+import { BATCH_MAX_IDS, CHANGES_LIMIT_MAX, PAGE_LIMIT_MAX, SEARCH_EVENT_NAMES } from './generated/contract.js';
 import { type ClientOptions, type RequestOptions, Transport } from './transport.js';
 import type {
   BatchResponse,
   Capabilities,
+  ChangesParams,
   CveRecord,
   CveRecordPage,
   Health,
   ListFilters,
   ListParams,
   NlwebResponse,
+  RecordChange,
+  RecordChangesPage,
   Sandbox,
   SearchEvent,
   SearchParams,
@@ -92,6 +95,32 @@ export class RecordsApi {
       yield* page.records;
       cursor = page.pagination.nextCursor ?? undefined;
     } while (cursor);
+  }
+
+  /**
+   * `GET /api/v1/cve-records/changes`: one page of changes after `since` (a token from `pagination.next`, or a
+   * date-time), oldest first. Keep `pagination.next` for the next call.
+   */
+  changes(params: ChangesParams = {}, options?: RequestOptions): Promise<RecordChangesPage> {
+    return this.#transport.json({ method: 'GET', path: '/api/v1/cve-records/changes', query: params }, options);
+  }
+
+  /**
+   * Every change after `since`, page after page (1,000 a page unless `limit` says otherwise), until the feed
+   * is caught up. Returns the token to pass as `since` at the next poll.
+   */
+  async *changesSince(
+    since?: string,
+    params: Omit<ChangesParams, 'since'> = {},
+    options?: RequestOptions,
+  ): AsyncGenerator<RecordChange, string> {
+    let token = since;
+    for (;;) {
+      const page = await this.changes({ limit: CHANGES_LIMIT_MAX, ...params, ...(token ? { since: token } : {}) }, options);
+      yield* page.changes;
+      token = page.pagination.next;
+      if (!page.pagination.hasMore) return token;
+    }
   }
 
   /** `GET /api/v1/cve-records/{recordId}`; an unknown id rejects with status 404, code `record_not_found`. */

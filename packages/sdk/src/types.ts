@@ -9,6 +9,8 @@ export type CveRecord = Schemas['CveRecord'];
 export type Pagination = Schemas['Pagination'];
 export type CveRecordPage = Schemas['CveRecordPage'];
 export type BatchResponse = Schemas['BatchResponse'];
+export type RecordChange = Schemas['RecordChange'];
+export type RecordChangesPage = Schemas['RecordChangesPage'];
 export type Health = Schemas['Health'];
 export type Capabilities = Schemas['Capabilities'];
 export type Sandbox = Schemas['Sandbox'];
@@ -20,6 +22,8 @@ export type ErrorResponse = Schemas['ErrorResponse'];
 export type ListParams = NonNullable<operations['listPublicCveRecords']['parameters']['query']>;
 /** What `records.listAll` takes: the list parameters but the cursor, which it walks itself. */
 export type ListFilters = Omit<ListParams, 'cursor'>;
+/** Query parameters of `GET /api/v1/cve-records/changes`. */
+export type ChangesParams = NonNullable<operations['listPublicCveRecordChanges']['parameters']['query']>;
 /** Parameters of `/ask` but the stream flags: `search` answers JSON, `searchStream` a stream. */
 export type SearchParams = Omit<NonNullable<operations['searchPublicRecordsWithNlweb']['parameters']['query']>, 'stream' | 'streaming'>;
 

@@ -23,6 +23,8 @@ import {
   type Operation,
   operations,
   Pagination,
+  RecordChange,
+  RecordChangesPage,
   RecordStatus,
   Sandbox,
 } from '../../contract/index.js';
@@ -38,6 +40,8 @@ const namedSchemas: Record<string, TSchema> = {
   CveRecordPage,
   BatchRequest,
   BatchResponse,
+  RecordChange,
+  RecordChangesPage,
   Health,
   Capabilities,
   Sandbox,

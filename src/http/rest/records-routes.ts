@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { type BatchRequest, type ListQuery, operations, ServiceError } from '../../contract/index.js';
+import { type BatchRequest, type ChangesQuery, type ListQuery, operations, ServiceError } from '../../contract/index.js';
 import { batchGet } from '../../core/batch.js';
+import { listChanges } from '../../core/changes.js';
 import { listRecords } from '../../core/list.js';
 import type { SurfaceContext } from '../shared/context.js';
 import { operation, operationRoute } from '../shared/route-options.js';
@@ -9,6 +10,11 @@ export function registerRecordRoutes(app: FastifyInstance, ctx: SurfaceContext):
   app.route(
     operationRoute(operation(operations, 'listPublicCveRecords'), (request) =>
       listRecords(ctx.store.current, request.query as ListQuery, ctx.cursors),
+    ),
+  );
+  app.route(
+    operationRoute(operation(operations, 'listPublicCveRecordChanges'), (request) =>
+      listChanges(ctx.store.current, request.query as ChangesQuery, ctx.cursors),
     ),
   );
   app.route(
