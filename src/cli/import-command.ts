@@ -1,19 +1,15 @@
 // `cve-records import <path>...`: CVE JSON 5 records from directories, files and zips into a catalog
 // file and/or PostgreSQL, with a progress line on a terminal and a summary of what was read, imported
 // and skipped, by reason. Every bad input is listed with its file.
-import { readFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
-import { parseAliasTable } from '../import/canonical-projects.js';
 import { formatOf, writeCatalogFile } from '../import/catalog-writer.js';
-import { IdListError, parseIdList } from '../import/id-list.js';
 import { BAD_INPUT, type ImportResult, importRecords, SKIP_CATEGORIES } from '../import/importer.js';
 import { readInputs } from '../import/inputs.js';
 import { NAMING_STEPS } from '../import/project-naming.js';
 import { findCatalogProblems } from '../sources/catalog-validation.js';
 import { upsertCatalog } from '../sources/postgres/database.js';
+import { isoDate, readSelection, SELECTION_HELP, SELECTION_OPTIONS } from './selection-options.js';
 import { databaseUrl, UsageError } from './serve-options.js';
 
 export const IMPORT_HELP = `Usage: cve-records import <path>... [options]
@@ -28,13 +24,9 @@ Options:
                          server starts fastest on); repeat for several (default cve-records.json; with
                          --to-database, only when given)
   --last-verified DATE   the catalog's lastVerified (default: today, UTC)
-  --ids FILE             the cleared ids, one "CVE-ID[<TAB>project]" per line: only these are imported, and a
-                         listed id without a published record becomes assigned-no-public-record
-  --assigner NAME        only records of this CNA (cveMetadata.assignerShortName)
+${SELECTION_HELP}
+                         (a listed id without a published record becomes assigned-no-public-record)
   --since DATE           only records published on or after DATE
-  --overrides FILE       project names, one "CVE-ID<TAB>project" per line, winning over the records' own
-  --project-aliases FILE curated project spellings (default: the data/project-aliases.tsv shipped with the service)
-  --workers N            threads that parse and map records (default: one per core)
   --strict               write nothing and exit 1 when any input was bad (unreadable, invalid, duplicate, unnamed)
   --to-database          upsert into PostgreSQL (--database-url or CVE_RECORDS_DATABASE_URL) in one transaction
   --database-url URL     PostgreSQL to import into
@@ -57,14 +49,10 @@ export async function runImport(args: string[], env: NodeJS.ProcessEnv): Promise
     allowPositionals: true,
     strict: true,
     options: {
+      ...SELECTION_OPTIONS,
       out: { type: 'string', multiple: true },
-      'project-aliases': { type: 'string' },
-      workers: { type: 'string' },
       'last-verified': { type: 'string' },
-      ids: { type: 'string' },
-      assigner: { type: 'string' },
       since: { type: 'string' },
-      overrides: { type: 'string' },
       strict: { type: 'boolean' },
       'to-database': { type: 'boolean' },
       'database-url': { type: 'string' },
@@ -83,21 +71,12 @@ export async function runImport(args: string[], env: NodeJS.ProcessEnv): Promise
 
   const outs = values.out ?? (database ? [] : ['cve-records.json']);
   for (const out of outs) if (!formatOf(out)) throw new UsageError(`--out ${out}: name a .json, .json.gz or .snapshot file`);
-  const workers = values.workers === undefined ? availableParallelism() : Number(values.workers);
-  if (!Number.isInteger(workers) || workers < 0 || workers > 64)
-    throw new UsageError(`--workers: expected 0 to 64, got "${values.workers}"`);
-  const aliases = parseAliasTable(await readText(values['project-aliases'] ?? DEFAULT_PROJECT_ALIASES));
-  const cleared = values.ids ? await idList(values.ids, false) : undefined;
-  const overrides = values.overrides ? await idList(values.overrides, true) : undefined;
+  const selection = await readSelection(values);
   const progress = progressLine();
   const result = await importRecords(readInputs(positionals), {
+    ...selection,
     lastVerified,
-    ...(cleared ? { cleared } : {}),
-    ...(values.assigner ? { assigner: values.assigner } : {}),
     ...(since ? { since } : {}),
-    ...(overrides ? { overrides: overrides as Map<string, string> } : {}),
-    aliases,
-    workers,
     onEntry: progress.update,
   });
   progress.done(result.read);
@@ -176,37 +155,4 @@ function progressLine(): { update: (read: number) => void; done: (read: number) 
       process.stderr.write('\n');
     },
   };
-}
-
-/** The curated project spellings shipped with the service. */
-const DEFAULT_PROJECT_ALIASES = fileURLToPath(new URL('../../data/project-aliases.tsv', import.meta.url));
-
-async function readText(file: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
-  }
-}
-
-async function idList(file: string, projectRequired: boolean): Promise<Map<string, string | undefined>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
-  }
-  try {
-    return parseIdList(text, file, { projectRequired });
-  } catch (error) {
-    if (error instanceof IdListError) throw new UsageError(error.message);
-    throw error;
-  }
-}
-
-function isoDate(name: string, text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(text)))
-    throw new UsageError(`--${name}: expected a date YYYY-MM-DD, got "${text}"`);
-  return text;
 }

@@ -6,12 +6,14 @@ import { isClusterWorker, runPrimary } from './cluster.js';
 import { runImport } from './import-command.js';
 import { serve, stopGracefully } from './serve.js';
 import { parseServeOptions, serveHelp, UsageError } from './serve-options.js';
+import { runSync } from './sync-command.js';
 
 const USAGE = `Usage: cve-records <command> [options]
 
 Commands:
   serve       serve the public CVE records API (the default)
   import      import CVE JSON 5 records into a catalog file or PostgreSQL
+  sync        apply upstream changes (release zips, a URL, a cvelistV5 checkout) to a catalog, once or --follow
   validate    check a catalog file and print every problem
   db migrate  create or upgrade the PostgreSQL schema
 
@@ -49,6 +51,8 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'import':
         return await runImport(rest, process.env);
+      case 'sync':
+        return await runSync(rest);
       case 'validate':
         return await runValidate(rest);
       case 'db':

@@ -112,6 +112,15 @@ export const CatalogRecord = Type.Object(
         description: 'When the record last changed upstream (cveMetadata.dateUpdated, in UTC), for change feeds.',
       }),
     ),
+    changed: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description:
+          'When a sync took this version of the record, when upstream published it late (after later changes were ' +
+          'already applied: a delta missed it and a baseline brought it). The change feed orders by it, so a client ' +
+          'polling with a token never skips the change.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

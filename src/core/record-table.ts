@@ -27,6 +27,8 @@ export interface RecordTable {
   readonly year: Uint16Array;
   /** Public records whose url is not the cve.org page of their id (another page, or none), by position. */
   readonly otherUrls: ReadonlyMap<number, string | null>;
+  /** The few records a sync took after upstream's time for them (ms since 1970), by position: see CatalogRecord.changed. */
+  readonly changed: ReadonlyMap<number, number>;
 }
 
 /** The columns of catalog records, which must be in listing order already. */
@@ -40,7 +42,9 @@ export function recordTable(records: readonly CatalogRecord[]): RecordTable {
   const modified = new Float64Array(size);
   const year = new Uint16Array(size);
   const otherUrls = new Map<number, string | null>();
+  const changed = new Map<number, number>();
   records.forEach((record, position) => {
+    if (record.changed !== undefined) changed.set(position, Date.parse(record.changed));
     projectOf[position] = projectIndex.get(record.project)!;
     status[position] = STATUS_CODE[record.status];
     published[position] = record.published === undefined ? NO_DATE : Date.parse(record.published) / 86_400_000;
@@ -48,7 +52,7 @@ export function recordTable(records: readonly CatalogRecord[]): RecordTable {
     year[position] = Number(record.id.slice(4, 8));
     if (record.status === 'public' && record.url !== CVE_RECORD_URL_PREFIX + record.id) otherUrls.set(position, record.url);
   });
-  return { size, ids: records.map((record) => record.id), projectNames, projectOf, status, published, modified, year, otherUrls };
+  return { size, ids: records.map((record) => record.id), projectNames, projectOf, status, published, modified, year, otherUrls, changed };
 }
 
 /** The record at a position, as the API serves it. */

@@ -59,6 +59,7 @@ function sectionsOf(content: SnapshotContent): [string, SectionKind, SectionValu
     ['aliases', 'json', table.projectNames.map((name) => content.aliases.get(name) ?? [])],
     ['otherUrls', 'json', [...table.otherUrls]],
     ['removed', 'json', content.removed],
+    ['changed', 'json', [...table.changed]],
     ['projectOf', 'u32', table.projectOf],
     ['status', 'u8', table.status],
     ['published', 'i32', table.published],
@@ -199,6 +200,7 @@ export function decodeSnapshot(header: SnapshotHeader, body: Buffer, bodyOffset:
       modified: section('modified'),
       year: section('year'),
       otherUrls: new Map(section<[number, string | null][]>('otherUrls')),
+      changed: new Map(read.has('changed') ? section<[number, number][]>('changed') : []),
     },
     aliases: new Map(projectNames.flatMap((name, i) => ((aliases[i]?.length ?? 0) > 0 ? [[name, aliases[i]!]] : []))),
     textIndex: {
@@ -233,6 +235,7 @@ function checkContent(header: SnapshotHeader, { table, textIndex, summaryOffset,
     const offset = summaryOffset[i]!;
     if (offset >= 0 && offset + summaryLength[i]! > header.text.length) fail('summary offsets');
   }
+  for (const [position, time] of table.changed) if (!(position >= 0 && position < size) || typeof time !== 'number') fail('record columns');
   if (!Array.isArray(removed) || removed.some((r) => typeof r?.id !== 'string' || Number.isNaN(Date.parse(r?.modified)))) {
     fail('removed records');
   }

@@ -127,8 +127,12 @@ function inChangeOrder(removed: readonly CatalogRemoval[]): readonly CatalogRemo
 /** The content hash of a catalog, from every field a record has, in listing order, and its removals. */
 export function contentVersion(lastVerified: string, sorted: readonly CatalogRecord[], removed: readonly CatalogRemoval[] = []): string {
   const hash = createHash('sha256').update(lastVerified);
-  for (const r of sorted)
-    hash.update(JSON.stringify([r.id, r.project, r.status, r.url, r.summary ?? null, r.published ?? null, r.modified ?? null]));
+  for (const r of sorted) {
+    const fields = [r.id, r.project, r.status, r.url, r.summary ?? null, r.published ?? null, r.modified ?? null];
+    // Hashed only where present, so catalogs without it keep the versions they had.
+    if (r.changed !== undefined) fields.push(r.changed);
+    hash.update(JSON.stringify(fields));
+  }
   // A catalog without removals hashes as it did before removals existed.
   for (const r of inChangeOrder(removed)) hash.update(JSON.stringify(['removed', r.id, r.modified]));
   return hash.digest('base64url').slice(0, 16);

@@ -41,6 +41,8 @@ export type EntryOutcome =
       readonly category: SkipCategory;
       readonly detail: string;
       readonly id?: string | undefined;
+      /** When a rejected record was rejected. */
+      readonly modified?: string | undefined;
     };
 
 /** The mapping of one selection, its sets built once. */
@@ -74,7 +76,7 @@ export function entryMapper(selection: Selection): (entry: InputEntry) => EntryO
       return { kind: 'skip', source, category: 'other-assigner', detail: String(meta?.assignerShortName), id };
     }
     const result = mapCveRecord(json, overrides);
-    if (!result.ok) return { kind: 'skip', source, category: result.reason, detail: result.detail, id };
+    if (!result.ok) return { kind: 'skip', source, category: result.reason, detail: result.detail, id, modified: result.modified };
     if (selection.since !== undefined && (result.record.published ?? '') < selection.since) {
       return { kind: 'skip', source, category: 'before-since', detail: result.record.published ?? 'no datePublished', id };
     }

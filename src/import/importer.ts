@@ -24,6 +24,11 @@ export interface ImportOptions {
   readonly since?: string;
   /** Project names by CVE id, winning over the record's own. */
   readonly overrides?: ReadonlyMap<string, string>;
+  /**
+   * Whether a cleared id with no record in the input becomes an assigned-no-public-record record (true, the
+   * default: an import reads the whole list). A sync reads only what changed, so it leaves such ids be.
+   */
+  readonly listUnpublished?: boolean;
   /** Curated project spellings (data/project-aliases.tsv). */
   readonly aliases?: AliasTable;
   /** Worker threads that parse and map; 0 maps in this thread. */
@@ -55,6 +60,8 @@ export interface ImportResult {
   /** Every bad-input skip, with its source. */
   readonly problems: readonly Problem[];
   readonly warnings: readonly ImportWarning[];
+  /** Ids of the selection whose record is REJECTED, with when (undefined when the record does not say). */
+  readonly rejected: ReadonlyMap<string, string | undefined>;
 }
 
 /** Entries per batch handed to a worker: enough to amortise the message, few enough to stay small. */
@@ -95,9 +102,11 @@ export async function importRecords(entries: AsyncIterable<InputEntry>, options:
     },
     options.workers ?? 0,
   );
+  const rejected = new Map<string, string | undefined>();
   const take = (outcome: EntryOutcome) => {
     if (outcome.kind === 'skip') {
       if (outcome.id !== undefined) noteSeen(outcome.id);
+      if (outcome.category === 'rejected' && outcome.id !== undefined) rejected.set(outcome.id, outcome.modified);
       skip(outcome.category, outcome.source, outcome.detail);
       return;
     }
@@ -155,7 +164,7 @@ export async function importRecords(entries: AsyncIterable<InputEntry>, options:
 
   // A cleared id with no record in the input is assigned but not public yet.
   let assigned = 0;
-  for (const [id, listedProject] of options.cleared ?? []) {
+  for (const [id, listedProject] of options.listUnpublished === false ? [] : (options.cleared ?? [])) {
     if (seen.has(id)) continue;
     const project = options.overrides?.get(id) ?? listedProject;
     if (project === undefined) {
@@ -190,5 +199,6 @@ export async function importRecords(entries: AsyncIterable<InputEntry>, options:
     namedBy,
     problems,
     warnings,
+    rejected,
   };
 }

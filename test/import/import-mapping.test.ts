@@ -349,16 +349,18 @@ describe('mapCveRecord: skipped records', () => {
     expect(result.ok && result.naming.step).not.toBe('cna-product');
   });
 
-  it('skips REJECTED records, 5.0 and 5.1', () => {
+  it('skips REJECTED records, 5.0 and 5.1, saying when they were rejected (for a sync to order the removal)', () => {
     expect(mapRecord(fixture('v50-rejected.CVE-2024-3514.json'))).toEqual({
       ok: false,
       reason: 'rejected',
       detail: 'CVE-2024-3514 is REJECTED',
+      modified: '2024-04-24T16:13:48.705Z',
     });
     expect(mapRecord(fixture('v51-rejected-replaced.CVE-2024-40639.json'))).toEqual({
       ok: false,
       reason: 'rejected',
       detail: 'CVE-2024-40639 is REJECTED',
+      modified: '2024-07-17T19:13:46.766Z',
     });
   });
 

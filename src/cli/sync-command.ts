@@ -1,0 +1,176 @@
+// `cve-records sync <upstream> --catalog FILE`: brings a catalog up to date with the CVE Program's
+// releases (a folder of release zips, an HTTP(S) URL serving them, or a cvelistV5 checkout), step by step,
+// each step written whole with its cursor; `--follow` keeps doing so. A server watching the catalog (or a
+// snapshot written with --out) reloads on each write.
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { CatalogFile } from '../contract/index.js';
+import { formatOf, writeCatalogFile } from '../import/catalog-writer.js';
+import { checkout } from '../import/sync/checkout.js';
+import { releaseFolder } from '../import/sync/release-folder.js';
+import { releaseUrl } from '../import/sync/release-url.js';
+import { type AppliedStep, syncSteps } from '../import/sync/sync.js';
+import { type Upstream, UpstreamError } from '../import/sync/upstream.js';
+import { readCatalogFile } from '../sources/catalog-file.js';
+import { findCatalogProblems } from '../sources/catalog-validation.js';
+import { isoDate, readSelection, SELECTION_HELP, SELECTION_OPTIONS, type Selection } from './selection-options.js';
+import { UsageError } from './serve-options.js';
+
+export const SYNC_HELP = `Usage: cve-records sync <upstream> --catalog FILE [options]
+
+Applies what changed upstream to a catalog, with the same selection and project naming as import. The
+upstream is one of:
+  a folder       of cvelistV5 release assets: YYYY-MM-DD_all_CVEs_at_midnight.zip.zip (baselines) and
+                 YYYY-MM-DD_delta_CVEs_at_HH00Z.zip (deltas); other files are ignored
+  an http(s) URL serving those assets: a base URL (the asset's name is added) or a template with {name},
+                 and optionally {day} and {hour} of the release
+  a checkout     of the cvelistV5 repository (a folder with cves/ and .git), kept current by git pull
+
+The catalog keeps a cursor (the last baseline, delta or commit applied): a rerun applies only what is new,
+and a sync stopped at any point loses nothing and applies nothing twice. A record whose CVE is rejected
+leaves the catalog and is listed as removed in the change feed.
+
+Options:
+  --catalog FILE         the catalog to bring up to date (.json or .json.gz), created when missing
+  --out FILE             also write the catalog here after each step, e.g. a .snapshot the server reads;
+                         repeatable
+  --last-verified DATE   lastVerified of a catalog created here (default: today, UTC)
+${SELECTION_HELP}
+  --follow               keep syncing, every --interval seconds, until stopped (SIGTERM or SIGINT)
+  --interval SECONDS     time between syncs with --follow (default 300; upstream changes every few minutes)
+  --help                 show this help
+`;
+
+const DEFAULT_INTERVAL_S = 300;
+
+export async function runSync(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      ...SELECTION_OPTIONS,
+      catalog: { type: 'string' },
+      out: { type: 'string', multiple: true },
+      'last-verified': { type: 'string' },
+      follow: { type: 'boolean' },
+      interval: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(SYNC_HELP);
+    return 0;
+  }
+  const [source, ...extra] = positionals;
+  if (source === undefined || extra.length > 0) throw new UsageError('name one upstream: a folder, an http(s) URL or a checkout');
+  const catalogPath = values.catalog;
+  if (catalogPath === undefined || !['json', 'json.gz'].includes(formatOf(catalogPath) ?? ''))
+    throw new UsageError('--catalog: name the .json or .json.gz catalog to keep (it holds the sync cursor)');
+  const outs = values.out ?? [];
+  for (const out of outs) if (!formatOf(out)) throw new UsageError(`--out ${out}: name a .json, .json.gz or .snapshot file`);
+  const interval = values.interval === undefined ? DEFAULT_INTERVAL_S : Number(values.interval);
+  if (!Number.isFinite(interval) || interval < 1) throw new UsageError(`--interval: expected seconds, got "${values.interval}"`);
+  const lastVerified = isoDate('last-verified', values['last-verified']);
+  const selection = await readSelection(values);
+  const upstream = upstreamOf(source, catalogPath);
+
+  const once = () => syncOnce(upstream, catalogPath, outs, selection, lastVerified);
+  if (!values.follow) return once();
+
+  let stopping = false;
+  let wake: (() => void) | undefined;
+  const stop = () => {
+    stopping = true;
+    wake?.();
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  while (!stopping) {
+    // A failed sync (upstream down, a damaged download) is reported and tried again at the next interval.
+    await once().catch((error: unknown) => log(`sync failed: ${(error as Error).message}`));
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+      setTimeout(resolve, interval * 1000).unref();
+    });
+  }
+  return 0;
+}
+
+function upstreamOf(source: string, catalogPath: string): Upstream {
+  if (/^https?:\/\//i.test(source)) {
+    if (!URL.canParse(source.replaceAll(/\{(name|day|hour)\}/g, 'x'))) throw new UsageError(`"${source}" is not a URL`);
+    return releaseUrl(source, { cacheDir: join(dirname(catalogPath), '.cve-records-sync') });
+  }
+  if (!existsSync(source) || !statSync(source).isDirectory()) throw new UsageError(`${source}: not a folder or an http(s) URL`);
+  return existsSync(join(source, '.git')) && existsSync(join(source, 'cves')) ? checkout(source) : releaseFolder(source);
+}
+
+async function syncOnce(
+  upstream: Upstream,
+  catalogPath: string,
+  outs: readonly string[],
+  selection: Selection,
+  lastVerified: string | undefined,
+): Promise<number> {
+  const start: CatalogFile = existsSync(catalogPath)
+    ? await readCatalogFile(catalogPath)
+    : { lastVerified: lastVerified ?? new Date().toISOString().slice(0, 10), records: [] };
+  let steps = 0;
+  try {
+    for await (const step of syncSteps(start, upstream, selection)) {
+      const problems = findCatalogProblems(step.catalog);
+      if (problems.length > 0)
+        throw new UpstreamError(
+          `${step.label}: the synced catalog is invalid (${problems[0]!.pointer}: ${problems[0]!.problem}); nothing written`,
+        );
+      // The other outputs first, the catalog with its cursor last: a stop in between redoes the step.
+      for (const out of outs) await writeCatalogFile(out, step.catalog);
+      await writeCatalogFile(catalogPath, step.catalog);
+      log(stepSummary(step));
+      steps++;
+    }
+  } catch (error) {
+    if (error instanceof UpstreamError) {
+      log(`sync stopped: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+  if (steps === 0) {
+    // An output named for the first time is written even when there is nothing new.
+    for (const out of outs) if (!existsSync(out)) await writeCatalogFile(out, start);
+    log(`up to date (${describeCursor(start)})`);
+  }
+  return 0;
+}
+
+function stepSummary({ label, catalog, report, result }: AppliedStep): string {
+  const changed = [
+    `${report.added.length} added`,
+    `${report.updated.length} updated`,
+    `${report.published.length} cleared ids published`,
+    `${report.removed.length} removed (rejected)`,
+    `${report.older} older than held`,
+  ];
+  const published = report.published.length > 0 ? `; now public: ${report.published.join(', ')}` : '';
+  const bad = result.problems.length > 0 ? `; ${result.problems.length} bad entries skipped` : '';
+  return `applied ${label}: read ${result.read}, ${changed.join(', ')}${bad}${published}; catalog ${catalog.records.length} records (${describeCursor(catalog)})`;
+}
+
+function describeCursor(catalog: CatalogFile): string {
+  const cursor = catalog.sync;
+  if (!cursor) return 'never synced';
+  return [
+    cursor.baseline && `baseline ${cursor.baseline}`,
+    cursor.delta && `delta ${cursor.delta}`,
+    cursor.commit && `commit ${cursor.commit.slice(0, 12)}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+function log(line: string): void {
+  process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+}
