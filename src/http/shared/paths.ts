@@ -27,6 +27,8 @@ export const PATHS = {
   mcp: '/mcp',
   a2a: '/a2a',
   agentCard: '/.well-known/agent-card.json',
+  /** Where A2A 0.3 clients and crawlers written before 0.3's rename look for the same card. */
+  legacyAgentCard: '/.well-known/agent.json',
   browserTools: '/browser-tools.js',
   webAssets: '/web',
   recordPages: '/records',
