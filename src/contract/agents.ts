@@ -2,7 +2,7 @@
 // shape is cut from the record, search and service resources, so a field changed there changes here.
 import Type, { type Static } from 'typebox';
 import { NlwebResponse, NlwebResult } from './nlweb.js';
-import { AskQuery } from './parameters.js';
+import { AskQuery, MAX_QUERY_LENGTH } from './parameters.js';
 import { CveId, CveRecord, RecordStatus } from './records.js';
 import { Capabilities, Health, Sandbox } from './service.js';
 
@@ -11,8 +11,21 @@ import { Capabilities, Health, Sandbox } from './service.js';
 const { name: title, url, snippet, score } = NlwebResult.properties;
 const { query, understood } = Type.Required(Type.Pick(NlwebResponse, ['query', 'understood'])).properties;
 
-/** Arguments of the ChatGPT-connector `search` tool: the /ask query, required. */
-export const ConnectorSearchArguments = Type.Required(Type.Pick(AskQuery, ['query']), { additionalProperties: false });
+/**
+ * Arguments of the ChatGPT-connector `search` tool: the /ask query, required (connectors always send
+ * one), so its description says nothing of /ask's default phrase.
+ */
+export const ConnectorSearchArguments = Type.Object(
+  {
+    query: Type.String({
+      maxLength: MAX_QUERY_LENGTH,
+      description:
+        'What to search for (required): CVE ids in any spelling, project names (typos and aliases tolerated), status ' +
+        'words ("public", "not yet public"), years ("since 2023") and free text.',
+    }),
+  },
+  { additionalProperties: false },
+);
 export type ConnectorSearchArguments = Static<typeof ConnectorSearchArguments>;
 
 /** What a ChatGPT connector's `search` returns: enough to cite a record and to `fetch` it. */

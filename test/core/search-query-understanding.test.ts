@@ -132,6 +132,27 @@ describe('filler and aliases', () => {
     expect(u.explanation).toContain('words curl');
   });
 
+  it.each([
+    ['records assigned but not yet public', []],
+    ['which records were published and when', []],
+    ['who could be affected by this, and why would it be known', ['affected']],
+    ['what are those openssl issues that you know', ['openssl', 'know']],
+  ])('never requires a question or function word: %s', (query, searched) => {
+    expect(termWords(understandQuery(query))).toEqual(searched);
+  });
+
+  it('keeps the words that name something in a record: can (Linux CAN bus), so, after', () => {
+    expect(termWords(understandQuery('can bus use after free in libfoo so'))).toEqual([
+      'can',
+      'bus',
+      'use',
+      'after',
+      'free',
+      'libfoo',
+      'so',
+    ]);
+  });
+
   it('reads project aliases, keeping the word typed as one spelling', () => {
     const u = understandQuery('postgres k8s');
     expect(u.terms.map((term) => term.forms)).toEqual([

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_RECORDS_FILE } from '../../src/cli/serve-options.js';
 import { DEFAULT_TIMEOUTS, type ServiceConfig } from '../../src/config.js';
@@ -84,6 +85,23 @@ export async function buildTestApp(
   );
   await app.ready();
   return app;
+}
+
+/**
+ * A test app listening on a free loopback port and configured with that address as its base URL, so
+ * that what it advertises (the agent card's endpoint) is where a client really calls.
+ */
+export async function buildListeningApp(
+  options: { catalog?: CatalogFile; config?: Partial<ServiceConfig> } = {},
+): Promise<{ app: FastifyInstance; baseUrl: string }> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const app = await buildTestApp({ ...options, config: { ...options.config, baseUrl, port } });
+  await app.listen({ host: '127.0.0.1', port });
+  return { app, baseUrl };
 }
 
 let defaultCatalog: Promise<CatalogFile> | undefined;

@@ -36,22 +36,30 @@ export function forEachWord(text: string, visit: (word: string) => void): void {
 }
 
 /**
- * Words that say nothing about which record is wanted: question filler, and the nouns every record
- * shares. Kept short on purpose; a word dropped here can never be searched for. `before` and `after`
- * are absent because "use after free" needs them. Year and status phrases (`in 2019`, `not public`)
- * are read before this list applies, so `in` and `not` still work there.
+ * Words that say nothing about which record is wanted: question and function words ("which records
+ * are…", "assigned but not yet public"), and the nouns every record shares. Every other word of a query
+ * is required, so a conjunction left out of this list empties the answer. Kept to such words on
+ * purpose; a word dropped here can never be searched for. `before` and `after` are absent because "use
+ * after free" needs them, `can` because it names a Linux subsystem, `so` because it names shared
+ * objects. Year and status phrases (`in 2019`, `not public`) are read before this list applies, so
+ * `in` and `not` still work there.
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set([
   'a',
   'about',
   'all',
+  'also',
   'an',
   'and',
   'any',
   'are',
+  'be',
+  'been',
   'bug',
   'bugs',
+  'but',
   'by',
+  'could',
   'cve',
   'cves',
   'did',
@@ -69,30 +77,57 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'is',
   'issue',
   'issues',
+  'it',
+  'its',
+  'known',
   'list',
   'me',
+  'my',
   'no',
   'not',
   'of',
   'on',
   'or',
+  'our',
   'please',
   'record',
   'records',
   'search',
+  'should',
   'show',
   'since',
+  'some',
+  'tell',
+  'than',
   'that',
   'the',
+  'their',
+  'them',
   'there',
+  'these',
+  'they',
+  'this',
+  'those',
   'to',
   'until',
   'vuln',
   'vulnerabilities',
   'vulnerability',
   'vulns',
+  'was',
+  'we',
+  'were',
   'what',
+  'when',
+  'where',
   'which',
+  'who',
+  'whom',
+  'whose',
+  'why',
   'with',
+  'would',
   'yet',
+  'you',
+  'your',
 ]);

@@ -1,13 +1,35 @@
 // The A2A agent card: who this agent is, where it answers (the absolute /a2a URL, JSON-RPC, A2A 1.0,
 // and the same endpoint listed again for 0.3 clients) and what it can be asked. Nothing streams and
 // nothing is pushed: every answer is one Message, returned at once.
-import { A2A_PROTOCOL_VERSION, type AgentCard, type AgentSkill } from '@a2a-js/sdk';
+import { A2A_PROTOCOL_VERSION, AgentCard, type AgentSkill } from '@a2a-js/sdk';
 import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import type { ServiceConfig } from '../../config.js';
 import { SERVICE_NAME, SERVICE_VERSION } from '../../version.js';
 import { PATHS } from '../shared/paths.js';
 
 const BINDING = 'JSONRPC';
+/** What a 0.3 card states as its `protocolVersion`: the 0.3 specification writes it with its patch. */
+const LEGACY_CARD_VERSION = '0.3.0';
+
+/**
+ * The card as served: the canonical JSON of the 1.0 card, plus the four members through which a 0.3
+ * client finds the endpoint (`url`, `preferredTransport`, `protocolVersion`, `additionalInterfaces`),
+ * naming the same JSON-RPC endpoint. This is the SDK's "superset" card: a 1.0 client reads
+ * `supportedInterfaces` and ignores the rest, and a 0.3 client, which knows no `supportedInterfaces`,
+ * reads the 0.3 members. One document for both, so `/.well-known/agent.json` (0.3's path) and
+ * `/.well-known/agent-card.json` answer alike, whatever client asks.
+ */
+export function agentCardDocument(card: AgentCard): Record<string, unknown> {
+  const endpoint = card.supportedInterfaces.find((i) => i.protocolBinding === BINDING)?.url;
+  if (!endpoint) throw new Error('the agent card lists no JSON-RPC interface');
+  return {
+    ...(AgentCard.toJSON(card) as Record<string, unknown>),
+    url: endpoint,
+    preferredTransport: BINDING,
+    protocolVersion: LEGACY_CARD_VERSION,
+    additionalInterfaces: [{ url: endpoint, transport: BINDING }],
+  };
+}
 
 export function agentCard(config: ServiceConfig): AgentCard {
   const interfaces = [
@@ -48,9 +70,10 @@ const SKILLS: AgentSkill[] = [
   skill(
     'lookup-records',
     'Look up CVE records by id',
-    'Finds the records of one or more CVE identifiers, in any spelling (CVE-2024-3094, cve 2024 3094).',
+    'Finds the records of one or more CVE identifiers, in any spelling (CVE-2024-6119, cve 2024 6119).',
     ['cve', 'lookup', 'identifier'],
-    ['CVE-2024-3094', 'CVE-2021-44228 and CVE-2022-4450'],
+    // Records of the embedded dataset, so that every example answers (a2a-client.test.ts asks each).
+    ['CVE-2024-6119', 'CVE-2022-43552 and CVE-2024-50124'],
   ),
   skill(
     'search-records',

@@ -24,15 +24,17 @@ a 429 carries \`Retry-After\` (seconds).
 ## Agent surfaces
 
 - [MCP endpoint](${links.mcp}): Model Context Protocol over Streamable HTTP, stateless, no authentication;
-  2026-07-28 clients and 2025-era clients (initialize, then one POST per request) alike.
-  Read-only tools: ${tools.map((tool) => `\`${tool.name}\``).join(', ')}.
-  \`search\` and \`fetch\` are shaped for ChatGPT connectors. A bad argument or an unknown id is a tool
+  2026-07-28 clients and 2025-era clients (initialize, then one POST per request) alike; not the
+  2024-11-05 HTTP+SSE transport. Read-only tools: ${tools.map((tool) => `\`${tool.name}\``).join(', ')}.
+  \`search\` and \`fetch\` are the pair ChatGPT connectors require; other clients do better with
+  \`search_cve_records\` and \`get_cve_record\`. A bad argument or an unknown id is a tool
   error whose text is \`{"error": {"code", "message"}}\` with the REST API's error codes.
 - [A2A endpoint](${links.a2a}): Agent2Agent JSON-RPC, A2A 1.0 \`SendMessage\` (header \`A2A-Version: 1.0\`)
   and 0.3 \`message/send\`. Send a text message (CVE ids, a project, a status, a year, free words); the answer
   is one Message with a readable text part and a data part
   \`{query, understood, results: [{record, score, snippet}]}\`. No streaming, no push notifications, no tasks.
-- [A2A agent card](${links.agentCard}): name, skills and interfaces of the A2A agent.
+- [A2A agent card](${links.agentCard}): name, skills and interfaces of the A2A agent,
+  for 1.0 and 0.3 clients alike (also at \`${PATHS.legacyAgentCard}\`).
 
 ## REST API
 

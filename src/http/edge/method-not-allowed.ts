@@ -6,22 +6,39 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { ServiceError } from '../../contract/index.js';
 import { sendError } from './error-handler.js';
 
-const IS_405_ROUTE = Symbol('method-not-allowed');
-
-function collectRoutes(app: FastifyInstance): Map<string, Set<string>> {
-  const methodsByPath = new Map<string, Set<string>>();
-  app.addHook('onRoute', (route: RouteOptions) => {
-    if ((route.config as Record<symbol, unknown> | undefined)?.[IS_405_ROUTE] || route.url === '*') return;
-    const methods = methodsByPath.get(route.url) ?? new Set<string>();
-    for (const m of [route.method].flat()) methods.add(m);
-    methodsByPath.set(route.url, methods);
-  });
-  return methodsByPath;
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A sentence added to the message of this path's 405s, for clients that reach the path with a
+     * method of another protocol (GET /mcp from an HTTP+SSE client) and need to be told what to do.
+     */
+    methodNotAllowedHint?: string;
+  }
 }
 
-function registerMethodNotAllowed(app: FastifyInstance, methodsByPath: Map<string, Set<string>>): void {
-  for (const [url, methods] of methodsByPath) {
+const IS_405_ROUTE = Symbol('method-not-allowed');
+
+interface PathRoutes {
+  readonly methods: Set<string>;
+  hint: string | undefined;
+}
+
+function collectRoutes(app: FastifyInstance): Map<string, PathRoutes> {
+  const routesByPath = new Map<string, PathRoutes>();
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if ((route.config as Record<symbol, unknown> | undefined)?.[IS_405_ROUTE] || route.url === '*') return;
+    const path = routesByPath.get(route.url) ?? { methods: new Set<string>(), hint: undefined };
+    for (const m of [route.method].flat()) path.methods.add(m);
+    path.hint ??= route.config?.methodNotAllowedHint;
+    routesByPath.set(route.url, path);
+  });
+  return routesByPath;
+}
+
+function registerMethodNotAllowed(app: FastifyInstance, routesByPath: Map<string, PathRoutes>): void {
+  for (const [url, { methods, hint }] of routesByPath) {
     const allow = [...methods, 'OPTIONS'].join(', ');
+    const message = (method: string) => `${method} is not supported here; use ${allow}.${hint ? ` ${hint}` : ''}`;
     const others = app.supportedMethods.filter((m) => !methods.has(m) && m !== 'OPTIONS');
     if (others.length === 0) continue;
     app.route({
@@ -32,11 +49,7 @@ function registerMethodNotAllowed(app: FastifyInstance, methodsByPath: Map<strin
       // Answered before the body is read: the method is wrong whatever the body holds.
       onRequest: (request, reply, done) => {
         reply.header('allow', allow);
-        sendError(
-          request,
-          reply,
-          new ServiceError('method_not_allowed', `${request.method} is not supported here; use ${allow}.`, { allow: allow.split(', ') }),
-        );
+        sendError(request, reply, new ServiceError('method_not_allowed', message(request.method), { allow: allow.split(', ') }));
         done();
       },
       handler: () => undefined,
@@ -53,8 +66,8 @@ export async function withMethodNotAllowed(app: FastifyInstance, register: () =>
     // CONNECT never reaches routing (node:http emits it as its own event, see connection-limits.ts).
     if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
   }
-  const methodsByPath = collectRoutes(app);
+  const routesByPath = collectRoutes(app);
   await register();
-  if (methodsByPath.size === 0) throw new Error('withMethodNotAllowed: no route was declared');
-  registerMethodNotAllowed(app, methodsByPath);
+  if (routesByPath.size === 0) throw new Error('withMethodNotAllowed: no route was declared');
+  registerMethodNotAllowed(app, routesByPath);
 }

@@ -27,11 +27,18 @@ const registrations = tools.map((tool) => ({
 }));
 
 export function mcpServerFactory(ctx: SurfaceContext, log: FastifyBaseLogger): McpServerFactory {
+  const cacheHint = { ttlMs: ctx.config.cacheMaxAgeSeconds * 1000, cacheScope: 'public' } as const;
   return () => {
     const server = new McpServer(
       { name: SERVICE_NAME, title: 'Public CVE Records', version: SERVICE_VERSION, websiteUrl: ctx.config.baseUrl },
-      // The tools never change while the service runs, so there is no list change to subscribe to.
-      { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+      {
+        // The tools never change while the service runs, so there is no list change to subscribe to.
+        capabilities: { tools: { listChanged: false } },
+        instructions: INSTRUCTIONS,
+        // For the same reason, 2026-07-28 clients may keep the tool list and the discovery answer as
+        // long as HTTP caches keep a document, and share them: they are the same for every caller.
+        cacheHints: { 'tools/list': cacheHint, 'server/discover': cacheHint },
+      },
     );
     for (const { tool, inputSchema, outputSchema, check } of registrations) {
       server.registerTool(

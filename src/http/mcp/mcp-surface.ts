@@ -1,6 +1,7 @@
 // POST /mcp: MCP over stateless Streamable HTTP, both protocol eras from one handler. The SDK's
 // createMcpHandler serves 2026-07-28 requests (per-request `_meta`, server/discover) and falls back
-// to stateless 2025-era serving (initialize, then one request per POST) for older clients.
+// to stateless 2025-era serving (initialize, then one request per POST) for older clients. Clients of
+// the 2024-11-05 HTTP+SSE transport are told to use this one (legacy-transport.ts).
 //
 // The handler is web-standard (Request in, Response out). Its answer goes out through the reply, so the
 // edge (request id, rate-limit, security and caching headers, compression, request log) wraps it like
@@ -10,6 +11,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../edge/json-limits.js';
 import type { SurfaceContext } from '../shared/context.js';
 import { PATHS } from '../shared/paths.js';
+import { registerLegacyTransport, streamableHttpHint } from './legacy-transport.js';
 import { mcpServerFactory } from './mcp-server.js';
 import { rebindingProtection } from './rebinding-protection.js';
 
@@ -25,7 +27,7 @@ export const mcpSurface: FastifyPluginAsync<SurfaceContext> = async (app, ctx) =
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   for (const hook of rebindingProtection(ctx.config)) app.addHook('onRequest', hook);
-  app.post(PATHS.mcp, async (request, reply) => {
+  app.post(PATHS.mcp, { config: { methodNotAllowedHint: streamableHttpHint(ctx.config.baseUrl) } }, async (request, reply) => {
     if (typeof request.body === 'string' && nestsDeeperThan(request.body)) {
       // The SDK would copy and check such a message level by level until the stack overflows.
       const message = `Invalid Request: JSON nested deeper than ${MAX_JSON_DEPTH} levels.`;
@@ -36,6 +38,7 @@ export const mcpSurface: FastifyPluginAsync<SurfaceContext> = async (app, ctx) =
     }
     return sendResponse(reply, await handler.fetch(toWebRequest(request, ctx.config.baseUrl)));
   });
+  registerLegacyTransport(app, ctx.config.baseUrl);
 };
 
 function toWebRequest(request: FastifyRequest, baseUrl: string): Request {

@@ -48,7 +48,9 @@ export const tools: readonly Tool[] = [
     title: 'Search CVE records',
     description:
       'Searches the cleared CVE records by CVE id, project name, publication status, year or free text, and returns ' +
-      'the best matches as {id, title, url}; pass an id to `fetch` for the record. Shaped for ChatGPT connectors.',
+      'the best matches as {id, title, url}; pass an id to `fetch` for the record. The search/fetch pair that ChatGPT ' +
+      'connectors and deep research require; otherwise prefer `search_cve_records`, which returns each record with ' +
+      'its project, status and score and takes a `limit`.',
     input: ConnectorSearchArguments,
     output: ConnectorSearchResults,
     arguments: 'querystring',
@@ -61,7 +63,8 @@ export const tools: readonly Tool[] = [
     title: 'Fetch a CVE record',
     description:
       'Returns the record with this CVE id as a document: {id, title, text, url, metadata} with its project, status ' +
-      'and publication date. Shaped for ChatGPT connectors; ids come from `search`.',
+      'and publication date. The fetch of the search/fetch pair that ChatGPT connectors require, for ids from ' +
+      '`search`; otherwise use `get_cve_record` for the record itself, or `batch_get_cve_records` for several.',
     input: ConnectorFetchArguments,
     output: ConnectorDocument,
     arguments: 'querystring',
@@ -93,7 +96,10 @@ export const tools: readonly Tool[] = [
   tool({
     name: 'get_cve_record',
     title: 'Get one CVE record',
-    description: 'Returns the record with this CVE id: {id, project, status, url}. An unknown id is the error `record_not_found`.',
+    description:
+      'Returns the record with this CVE id: {id, project, status, url}, as GET /api/v1/cve-records/{recordId} does. ' +
+      'An unknown id is the error `record_not_found`. Use this for a record; `fetch` returns it as a document with ' +
+      'its text, for ChatGPT connectors, and `batch_get_cve_records` takes up to 50 ids.',
     input: RecordIdParams,
     output: CveRecord,
     arguments: 'querystring',
@@ -116,7 +122,8 @@ export const tools: readonly Tool[] = [
     description:
       'Searches like GET /ask (CVE ids in any spelling, project names with typos and aliases, status words such as ' +
       '"not yet public", years such as "since 2023", free text) and returns each match as the record, its score from ' +
-      '0 to 1 and a short text.',
+      '0 to 1 and a short text. A blank or absent `query` lists public records. Prefer this to `search`, which ' +
+      'returns only ids, titles and links, for the ChatGPT connectors that require the search/fetch pair.',
     input: RecordSearchArguments,
     output: RecordSearchResults,
     arguments: 'querystring',

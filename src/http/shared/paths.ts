@@ -25,8 +25,13 @@ export const PATHS = {
   docsAssets: '/docs/assets',
   llmsTxt: '/llms.txt',
   mcp: '/mcp',
+  /** Where clients of MCP's 2024-11-05 HTTP+SSE transport look, to be told to use /mcp. */
+  legacyMcpStream: '/sse',
+  legacyMcpMessages: '/messages',
   a2a: '/a2a',
   agentCard: '/.well-known/agent-card.json',
+  /** Where A2A 0.3 clients and crawlers written before 0.3's rename look for the same card. */
+  legacyAgentCard: '/.well-known/agent.json',
   browserTools: '/browser-tools.js',
   webAssets: '/web',
   recordPages: '/records',

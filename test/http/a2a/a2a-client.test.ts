@@ -1,30 +1,17 @@
 // /a2a with the official A2A client over a real socket: it reads the agent card from the well-known
 // path, picks the JSON-RPC 1.0 interface, and asks about records.
-import { createServer } from 'node:net';
 import { type Message, type Part, Role } from '@a2a-js/sdk';
 import { type Client, ClientFactory } from '@a2a-js/sdk/client';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordSearchResults } from '../../../src/contract/index.js';
-import { buildTestApp } from '../../support/app.js';
-
-/** A free loopback port, so the card can name the address the client will really call. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
+import { buildListeningApp } from '../../support/app.js';
 
 let app: FastifyInstance;
 let baseUrl: string;
 let client: Client;
 beforeAll(async () => {
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  app = await buildTestApp({ config: { baseUrl, port } });
-  await app.listen({ host: '127.0.0.1', port });
+  ({ app, baseUrl } = await buildListeningApp());
   client = await new ClientFactory().createFromUrl(baseUrl);
 });
 afterAll(() => app.close());
@@ -116,6 +103,19 @@ describe('the agent card', () => {
     expect(card.supportedInterfaces).toContainEqual({ url: `${baseUrl}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' });
     expect(card.capabilities).toMatchObject({ streaming: false, pushNotifications: false });
     expect(card.skills.map((s: { id: string }) => s.id)).toEqual(['lookup-records', 'search-records', 'list-records']);
+  });
+
+  it("carries what a 0.3 client reads, naming the same endpoint, and is served at 0.3's path too", async () => {
+    const card = (await app.inject('/.well-known/agent-card.json')).json();
+    expect(card).toMatchObject({
+      url: `${baseUrl}/a2a`,
+      preferredTransport: 'JSONRPC',
+      protocolVersion: '0.3.0',
+      additionalInterfaces: [{ url: `${baseUrl}/a2a`, transport: 'JSONRPC' }],
+    });
+    const legacy = await app.inject('/.well-known/agent.json');
+    expect(legacy.statusCode).toBe(200);
+    expect(legacy.json()).toEqual(card);
   });
 
   it('is cacheable: Cache-Control, ETag, and 304 for a client that holds it', async () => {

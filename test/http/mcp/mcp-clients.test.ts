@@ -1,10 +1,12 @@
 // /mcp with the official clients over a real socket: the MCP SDK v1 Client (2025 era, initialize
 // handshake), the v2 Client negotiating with `auto` (2026-07-28 era, server/discover), and the MCP
 // Inspector's CLI. Each lists the tools and calls every one; answers must match the declared schemas.
+// A client of the 2024-11-05 HTTP+SSE transport is told to use Streamable HTTP.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -23,6 +25,7 @@ interface ToolResult {
 }
 interface ListedTool {
   name: string;
+  description?: string;
   inputSchema: object;
   outputSchema?: object;
   annotations?: Record<string, unknown>;
@@ -112,6 +115,21 @@ describe.each(eras)('%s', (_era, connect) => {
     }
   });
 
+  it('describes each tool truthfully and says when to use which of a near-duplicate pair', async () => {
+    const listed = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
+    const search = listed.get('search')!;
+    expect(search.inputSchema).toMatchObject({ required: ['query'] });
+    expect(JSON.stringify(search.inputSchema)).not.toMatch(/default/i);
+    expect(listed.get('search_cve_records')!.inputSchema).not.toHaveProperty('required');
+    for (const [one, other] of [
+      ['search', 'search_cve_records'],
+      ['fetch', 'get_cve_record'],
+    ] as const) {
+      expect(listed.get(one)!.description, one).toContain(`\`${other}\``);
+      expect(listed.get(other)!.description, other).toContain(`\`${one}\``);
+    }
+  });
+
   it('calls every tool: structuredContent matches the listed output schema and the text carries the same data', async () => {
     const { tools: listed } = await client.listTools();
     const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -166,6 +184,24 @@ describe.each(eras)('%s', (_era, connect) => {
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
     expect(textOf(result)).toMatchObject({ error: { code, message: expect.any(String) } });
+  });
+});
+
+describe('a client of the 2024-11-05 HTTP+SSE transport (MCP SDK v1 SSEClientTransport)', () => {
+  const connect = (path: string) =>
+    new LegacyClient({ name: 'sse-test', version: '1.0.0' }).connect(new SSEClientTransport(new URL(path, url)));
+
+  it("is told to use Streamable HTTP at /mcp when it opens /sse, the transport's usual path", async () => {
+    await expect(connect('/sse')).rejects.toThrow(`use Streamable HTTP at http://cve.test/mcp`);
+  });
+
+  it('gets 405 at /mcp, whose body says where to go', async () => {
+    await expect(connect('/mcp')).rejects.toMatchObject({ code: 405 });
+    const response = await fetch(url, { headers: { accept: 'text/event-stream' } });
+    expect(response.status).toBe(405);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
+      'use Streamable HTTP at http://cve.test/mcp',
+    );
   });
 });
 

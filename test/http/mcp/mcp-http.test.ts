@@ -14,6 +14,13 @@ const initialize = {
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } },
 };
 
+/** The `_meta` envelope every 2026-07-28 request carries in place of an initialize handshake. */
+const modernMeta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
 function post(app: FastifyInstance, headers: Record<string, string> = {}, payload: string = JSON.stringify(initialize)) {
   const options: InjectOptions = {
     method: 'POST',
@@ -57,7 +64,6 @@ describe('/mcp behind the edge', () => {
       expect(response.json().error.code).toBe('method_not_allowed');
     }
   });
-
   it('answers malformed JSON with a JSON-RPC parse error, not a REST error', async () => {
     const response = await post(await appWith({}), {}, '{"jsonrpc": "2.0", ');
     expect(response.statusCode).toBe(400);
@@ -73,16 +79,25 @@ describe('/mcp behind the edge', () => {
         id: 2,
         method: 'tools/list',
         params: {
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2099-01-01',
-            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
-            'io.modelcontextprotocol/clientCapabilities': {},
-          },
+          _meta: { ...modernMeta, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' },
         },
       }),
     );
     expect(response.statusCode).toBe(400);
     expect(response.json().error.data.supported).toContain('2026-07-28');
+  });
+
+  it('lets 2026-07-28 clients keep and share the tool list and the discovery answer as long as HTTP caches may', async () => {
+    const app = await appWith({ cacheMaxAgeSeconds: 120 });
+    for (const method of ['tools/list', 'server/discover']) {
+      const response = await post(
+        app,
+        { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method },
+        JSON.stringify({ jsonrpc: '2.0', id: 3, method, params: { _meta: modernMeta } }),
+      );
+      expect(response.statusCode, method).toBe(200);
+      expect(response.json().result, method).toMatchObject({ resultType: 'complete', ttlMs: 120_000, cacheScope: 'public' });
+    }
   });
 });
 
@@ -124,5 +139,40 @@ describe('DNS-rebinding protection', () => {
     const app = await appWith({ host: '127.0.0.1' });
     const response = await app.inject({ url: '/api/v1/health', headers: { host: 'attacker.example', origin: 'https://attacker.example' } });
     expect(response.statusCode).toBe(200);
+  });
+});
+
+describe('clients of the 2024-11-05 HTTP+SSE transport', () => {
+  const hint = 'use Streamable HTTP at http://cve.test/mcp';
+
+  it('are told where to go by the 405 of GET /mcp, an ErrorResponse like every 405', async () => {
+    const response = await (await appWith({})).inject({ method: 'GET', url: '/mcp', headers: { accept: 'text/event-stream' } });
+    expect(response.statusCode).toBe(405);
+    expect(response.json()).toMatchObject({
+      error: { code: 'method_not_allowed', message: expect.stringContaining(hint), details: { allow: ['POST', 'OPTIONS'] } },
+      requestId: expect.any(String),
+    });
+  });
+
+  it('get an event stream at GET /sse naming /messages, as that transport begins', async () => {
+    const response = await (await appWith({})).inject({ method: 'GET', url: '/sse', headers: { accept: 'text/event-stream' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(response.body).toContain(`: This server speaks MCP Streamable HTTP only`);
+    expect(response.body).toMatch(/\nevent: endpoint\ndata: \/messages\n\n$/);
+  });
+
+  it('get a JSON-RPC error with the hint for every message POSTed to /messages, matched to its id', async () => {
+    const app = await appWith({});
+    const response = await app.inject({
+      method: 'POST',
+      url: '/messages?sessionId=x',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ ...initialize, params: { ...initialize.params, protocolVersion: '2024-11-05' } }),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: expect.stringContaining(hint) } });
+    const garbled = await app.inject({ method: 'POST', url: '/messages', headers: { 'content-type': 'application/json' }, payload: '{' });
+    expect(garbled.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
   });
 });
