@@ -12,11 +12,12 @@ export type {
   Health,
   ListFilters,
   ListParams,
+  NlwebItem,
   NlwebResponse,
   NlwebResult,
   Pagination,
   RecordStatus,
   Sandbox,
-  SearchEvent,
+  SearchMessage,
   SearchParams,
 } from './types.js';

@@ -39,7 +39,8 @@ describe('health, capabilities, sandbox', () => {
     const body = (await get('/api/v1/capabilities')).json();
     expect(body).toMatchObject({ access: 'public', authentication: 'none', readOnly: true });
     expect(body.capabilities).toContain('listPublicCveRecords');
-    expect(body.capabilities).toHaveLength(7);
+    expect(body.capabilities).toHaveLength(8);
+    expect(body.capabilities).toContain('listNlwebSites');
     expect(body.boundaries).toMatchObject({
       startsAssessments: false,
       interactsWithTargets: false,
