@@ -49,7 +49,7 @@ const cases: Case[] = [
 ];
 
 describe('the served OpenAPI document', () => {
-  it('is OpenAPI 3.1.0, API version 1.0.0, with the seven operations of the spec, NLWeb\'s /sites and POST /ask, and no security requirement', () => {
+  it("is OpenAPI 3.1.0, API version 1.0.0, with the seven operations of the spec, NLWeb's /sites and POST /ask, and no security requirement", () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.0.0');
     expect(doc.security).toBeUndefined();
