@@ -247,7 +247,7 @@ describe('an NLWeb UI, as the reference UIs consume /ask', () => {
     await openUi(page);
     const sites = await page.evaluate(async (origin) => {
       const response = await fetch(`${origin}/sites?streaming=false`);
-      const data = await response.json();
+      const data = (await response.json()) as { 'message-type'?: unknown; sites?: unknown };
       return data && data['message-type'] === 'sites' && Array.isArray(data.sites) ? data.sites : null;
     }, env.baseUrl);
     expect(sites).toEqual(['public-cve-records']);
