@@ -1,9 +1,10 @@
-// The operations of the spec, and the compatible additions to v1, described once. Routes are registered from this table and the
-// OpenAPI document is generated from it, so the served contract and the running server cannot drift.
+// The seven operations of the spec and the compatible additions to v1 (the change feed, NLWeb's `/sites`),
+// described once. Routes are registered from this table and the OpenAPI document is generated from it, so the
+// served contract and the running server cannot drift.
 import type { TSchema } from 'typebox';
 import { ChangesQuery, RecordChangesPage } from './changes.js';
-import { AskCompleteEvent, AskErrorEvent, AskResultEvent, AskStartEvent, NlwebResponse } from './nlweb.js';
-import { AskPostBody, AskQuery, BatchHeaders, ListQuery, RecordIdParams } from './parameters.js';
+import { askStreamMessages, NlwebResponse, NlwebSites } from './nlweb.js';
+import { AskPostBody, AskQuery, BatchHeaders, ListQuery, RecordIdParams, SitesQuery } from './parameters.js';
 import { BatchRequest, BatchResponse, CveRecord, CveRecordPage } from './records.js';
 import { Capabilities, Health, Sandbox } from './service.js';
 
@@ -17,7 +18,9 @@ export type OperationId =
   | 'getPublicCveRecord'
   | 'batchGetPublicCveRecords'
   | 'listPublicCveRecordChanges'
-  | 'searchPublicRecordsWithNlweb';
+  | 'searchPublicRecordsWithNlweb'
+  | 'searchPublicRecordsWithNlwebPost'
+  | 'listNlwebSites';
 
 export interface Operation {
   readonly operationId: OperationId;
@@ -32,10 +35,13 @@ export interface Operation {
   readonly headers?: TSchema;
   readonly body?: TSchema;
   readonly success: { readonly schema: TSchema; readonly description: string };
-  /** The same operation also accepted as POST with this body (documented without an operationId of its own). */
-  readonly postBody?: TSchema;
-  /** The success answer may instead be a Server-Sent Events stream of these named events. */
-  readonly eventStream?: { readonly description: string; readonly events: Readonly<Record<string, TSchema>> };
+  /** The same operation also accepted as POST with this body, documented under its own operationId. */
+  readonly post?: { readonly operationId: OperationId; readonly body: TSchema };
+  /**
+   * The success answer may instead be a Server-Sent Events stream of unnamed events whose JSON data
+   * names itself in `message_type`: these messages, by that name.
+   */
+  readonly eventStream?: { readonly description: string; readonly messages: Readonly<Record<string, TSchema>> };
   /** `public`: a 200 carries an ETag and a public max-age and answers If-None-Match with 304. */
   readonly caching: 'public' | 'no-store';
   /**
@@ -157,17 +163,34 @@ export const operations: readonly Operation[] = [
       'from 0 to 1. With `stream=true` or `Accept: text/event-stream` the answer is a Server-Sent Events stream. ' +
       '`POST /ask` accepts the same parameters.',
     query: AskQuery,
-    postBody: AskPostBody,
+    post: { operationId: 'searchPublicRecordsWithNlwebPost', body: AskPostBody },
     success: { schema: NlwebResponse, description: 'Search results, best first.' },
     eventStream: {
       description:
-        'With `stream=true` (or `streaming`) or `Accept: text/event-stream`: an event stream (NLWeb v0.55). Events, each ' +
-        'with JSON `data`: `start`, one `result` per item in rank order, then `complete`. A failure mid-stream sends ' +
-        '`error` and then `complete`. Comment lines (`: keep-alive`) may arrive between events.',
-      events: { start: AskStartEvent, result: AskResultEvent, complete: AskCompleteEvent, error: AskErrorEvent },
+        'With `stream=true` (or `streaming`) or `Accept: text/event-stream`: a Server-Sent Events stream as NLWeb sends ' +
+        'it. Every event is unnamed (`EventSource.onmessage` receives it) and its `data` is one JSON object naming ' +
+        'itself in `message_type`: `begin-nlweb-response`, one `result` per item in rank order (`content`), a ' +
+        '`result_batch` with all of them again (`results`, for older NLWeb UIs), `end-nlweb-response`, then ' +
+        '`complete`, always last. A failure mid-stream sends `error` before the end. Comment lines (`: keep-alive`) ' +
+        'may arrive between events.',
+      messages: askStreamMessages,
     },
     caching: 'no-store',
     errors: [400, 404, 405],
+  },
+  {
+    operationId: 'listNlwebSites',
+    method: 'GET',
+    path: '/sites',
+    tag: 'Search',
+    summary: 'Sites searched by /ask (NLWeb)',
+    description:
+      "NLWeb's `/sites`: the sites `/ask` can search, for the site selectors of NLWeb UIs. This service is one site. " +
+      'The answer is JSON whatever `streaming` says.',
+    query: SitesQuery,
+    success: { schema: NlwebSites, description: 'The sites.' },
+    caching: 'public',
+    errors: [400, 405],
   },
 ];
 

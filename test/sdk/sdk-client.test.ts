@@ -1,6 +1,6 @@
 // Issue 7, the SDK against a running service: every method, pagination to the end, batches over 50,
 // the stream of a search, and error answers as typed errors.
-import { CveRecordsClient, CveRecordsError, type SearchEvent } from '@public-cve-records/sdk';
+import { CveRecordsClient, CveRecordsError, type SearchMessage } from '@public-cve-records/sdk';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BATCH_MAX_IDS } from '../../src/contract/index.js';
@@ -77,24 +77,32 @@ describe('SDK: one method per operation', () => {
     expect(sent.at(-1)).toBe('GET /ask?query=linux+kernel&limit=3');
   });
 
-  it('searchStream yields start, each result in rank order, then complete, as the JSON answer has them', async () => {
-    const events: SearchEvent[] = [];
-    for await (const event of client.searchStream({ query: 'openssl', limit: 4 })) events.push(event);
-    expect(events.map((e) => e.event)).toEqual(['start', 'result', 'result', 'result', 'result', 'complete']);
+  it('searchStream yields the NLWeb messages: begin, each result in rank order, end, complete, as the JSON answer has them', async () => {
+    const messages: SearchMessage[] = [];
+    for await (const message of client.searchStream({ query: 'openssl', limit: 4 })) messages.push(message);
+    expect(messages.map((m) => m.message_type)).toEqual([
+      'begin-nlweb-response',
+      'result',
+      'result',
+      'result',
+      'result',
+      'end-nlweb-response',
+      'complete',
+    ]);
     const json = await client.search({ query: 'openssl', limit: 4 });
-    const items = events.flatMap((e) => (e.event === 'result' ? [e.data.item] : []));
-    expect(items).toEqual(json.results);
-    const start = events.find((e): e is Extract<SearchEvent, { event: 'start' }> => e.event === 'start');
-    expect(events.at(-1)).toMatchObject({ event: 'complete', data: { query_id: start?.data.query_id, count: 4 } });
+    const items = messages.flatMap((m) => (m.message_type === 'result' ? m.content : []));
+    expect(items.map(({ url, name, site, score, snippet }) => ({ url, name, site, score, snippet }))).toEqual(json.results);
+    expect(items[0]).toMatchObject({ description: json.results[0]!.snippet, schema_object: { '@type': 'CreativeWork' } });
+    expect(messages.at(-1)).toMatchObject({ message_type: 'complete', query_id: messages[0]!.query_id, count: 4 });
   });
 
   it('searchStream stops the stream when the loop is left early', async () => {
     const seen: string[] = [];
-    for await (const event of client.searchStream('Linux')) {
-      seen.push(event.event);
-      if (event.event === 'result') break;
+    for await (const message of client.searchStream('Linux')) {
+      seen.push(message.message_type);
+      if (message.message_type === 'result') break;
     }
-    expect(seen).toEqual(['start', 'result']);
+    expect(seen).toEqual(['begin-nlweb-response', 'result']);
   });
 });
 

@@ -79,13 +79,13 @@ describe('SDK: abort and timeouts', () => {
   let stubUrl: string;
   const closed: string[] = [];
 
-  // A service that never answers /api/v1/health and opens the /ask stream, sends `start` and then nothing.
+  // A service that never answers /api/v1/health and opens the /ask stream, sends `begin-nlweb-response` and then nothing.
   beforeAll(async () => {
     stub = createServer((request: IncomingMessage, response: ServerResponse) => {
       request.socket.once('close', () => closed.push(request.url ?? ''));
       if (request.url?.startsWith('/ask')) {
         response.writeHead(200, { 'content-type': 'text/event-stream' });
-        response.write('event: start\ndata: {"query_id":"q","query":"x"}\n\n');
+        response.write('data: {"message_type":"begin-nlweb-response","query_id":"q","query":"x"}\n\n');
       }
     });
     await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
@@ -141,12 +141,12 @@ describe('SDK: abort and timeouts', () => {
     const controller = new AbortController();
     const events: string[] = [];
     const reading = (async () => {
-      for await (const event of client.searchStream('x', { signal: controller.signal })) events.push(event.event);
+      for await (const message of client.searchStream('x', { signal: controller.signal })) events.push(message.message_type);
     })();
-    await expect.poll(() => events).toEqual(['start']);
+    await expect.poll(() => events).toEqual(['begin-nlweb-response']);
     // Three timeouts later the stream is still open: the timeout covers the wait for the answer, not its length.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(events).toEqual(['start']);
+    expect(events).toEqual(['begin-nlweb-response']);
     controller.abort();
     await expect(reading).rejects.toMatchObject({ name: 'AbortError' });
     await expect.poll(() => closed.filter((url) => url.startsWith('/ask')).length).toBe(1);

@@ -2,7 +2,7 @@
 // by hand (every page of a list, batches of any size, the events of a streamed search).
 
 import { readServerSentEvents } from './event-stream.js';
-import { BATCH_MAX_IDS, CHANGES_LIMIT_MAX, PAGE_LIMIT_MAX, SEARCH_EVENT_NAMES } from './generated/contract.js';
+import { BATCH_MAX_IDS, CHANGES_LIMIT_MAX, PAGE_LIMIT_MAX, SEARCH_MESSAGE_TYPES } from './generated/contract.js';
 import { type ClientOptions, type RequestOptions, Transport } from './transport.js';
 import type {
   BatchResponse,
@@ -17,7 +17,7 @@ import type {
   RecordChange,
   RecordChangesPage,
   Sandbox,
-  SearchEvent,
+  SearchMessage,
   SearchParams,
 } from './types.js';
 
@@ -51,10 +51,12 @@ export class CveRecordsClient {
   }
 
   /**
-   * `GET /ask` as a Server-Sent Events stream: `start`, one `result` per item as it is found, then
-   * `complete`. Leaving the loop early, or aborting `options.signal`, closes the connection.
+   * `GET /ask` as a Server-Sent Events stream, message by message as NLWeb sends them:
+   * `begin-nlweb-response`, one `result` per item as it is found, `end-nlweb-response`, then `complete`
+   * (an `error` before the end if the search failed). Leaving the loop early, or aborting
+   * `options.signal`, closes the connection.
    */
-  async *searchStream(query: string | SearchParams, options: RequestOptions = {}): AsyncGenerator<SearchEvent> {
+  async *searchStream(query: string | SearchParams, options: RequestOptions = {}): AsyncGenerator<SearchMessage> {
     const { response, deadline } = await this.#transport.stream(
       { method: 'GET', path: '/ask', query: { ...searchParams(query), stream: true }, accept: 'text/event-stream' },
       options,
@@ -62,10 +64,11 @@ export class CveRecordsClient {
     try {
       if (!response.body) return;
       for await (const { event, data } of readServerSentEvents(response.body)) {
-        // Events the contract does not name (a newer service) are skipped, so every one yielded is typed.
-        if (!(SEARCH_EVENT_NAMES as readonly string[]).includes(event)) continue;
-        yield { event, data: JSON.parse(data) } as SearchEvent;
-        if (event === 'complete') return;
+        if (event !== 'message') continue;
+        const message: { message_type?: unknown } = JSON.parse(data);
+        if (!isSearchMessage(message)) continue;
+        yield message;
+        if (message.message_type === 'complete') return;
       }
     } catch (error) {
       throw deadline.failure(error, error instanceof SyntaxError ? 'invalid_response' : 'network_error');
@@ -147,4 +150,12 @@ export class RecordsApi {
 
 function searchParams(query: string | SearchParams): SearchParams {
   return typeof query === 'string' ? { query } : query;
+}
+
+/**
+ * Types the contract does not name (a newer service) are skipped, so every message yielded is typed;
+ * so is `result_batch`, which only repeats the `result` messages for older NLWeb UIs.
+ */
+function isSearchMessage(message: { message_type?: unknown }): message is SearchMessage {
+  return message.message_type !== 'result_batch' && (SEARCH_MESSAGE_TYPES as readonly unknown[]).includes(message.message_type);
 }

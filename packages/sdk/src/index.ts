@@ -13,6 +13,7 @@ export type {
   Health,
   ListFilters,
   ListParams,
+  NlwebItem,
   NlwebResponse,
   NlwebResult,
   Pagination,
@@ -20,6 +21,6 @@ export type {
   RecordChangesPage,
   RecordStatus,
   Sandbox,
-  SearchEvent,
+  SearchMessage,
   SearchParams,
 } from './types.js';

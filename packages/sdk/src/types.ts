@@ -1,6 +1,6 @@
 // The SDK's names for the shapes of the contract. Every one is taken from the generated contract (the
 // service's own OpenAPI document), so none of them is a hand copy.
-import type { components, operations, SearchEvents } from './generated/contract.js';
+import type { components, operations, SearchMessages } from './generated/contract.js';
 
 type Schemas = components['schemas'];
 
@@ -15,6 +15,8 @@ export type Health = Schemas['Health'];
 export type Capabilities = Schemas['Capabilities'];
 export type Sandbox = Schemas['Sandbox'];
 export type NlwebResult = Schemas['NlwebResult'];
+/** A result as the stream carries it: an NlwebResult with `description` and `schema_object`. */
+export type NlwebItem = Schemas['NlwebItem'];
 export type NlwebResponse = Schemas['NlwebResponse'];
 export type ErrorResponse = Schemas['ErrorResponse'];
 
@@ -27,5 +29,9 @@ export type ChangesParams = NonNullable<operations['listPublicCveRecordChanges']
 /** Parameters of `/ask` but the stream flags: `search` answers JSON, `searchStream` a stream. */
 export type SearchParams = Omit<NonNullable<operations['searchPublicRecordsWithNlweb']['parameters']['query']>, 'stream' | 'streaming'>;
 
-/** One event of the `/ask` stream: `start`, a `result` per item, an `error` if the search failed, `complete`. */
-export type SearchEvent = { [Name in keyof SearchEvents]: { event: Name; data: SearchEvents[Name] } }[keyof SearchEvents];
+/**
+ * One message of the `/ask` stream, told apart by `message_type`: `begin-nlweb-response`, a `result` per
+ * item, an `error` if the search failed, `end-nlweb-response`, `complete`. (`result_batch`, which repeats
+ * the results for older NLWeb UIs, is not yielded.)
+ */
+export type SearchMessage = SearchMessages[Exclude<keyof SearchMessages, 'result_batch'>];

@@ -1,30 +1,32 @@
-// GET and POST /ask: NLWeb-compatible search, as JSON or as a Server-Sent Events stream. The same search
-// answers both, so the stream and the JSON carry the same results for the same query.
+// GET and POST /ask: NLWeb-compatible search, as JSON or as a Server-Sent Events stream; and NLWeb's
+// /sites. The same search answers both forms of /ask, so the stream and the JSON carry the same results.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { AskQuery, errorMember, type NlwebResponse, operations, ServiceError } from '../../contract/index.js';
-import { searchWhenReady } from '../../core/search/search.js';
+import { AskQuery, errorMember, type NlwebItem, type NlwebResponse, operations, ServiceError } from '../../contract/index.js';
+import { type SearchHit, type SearchResult, searchWhenReady } from '../../core/search/search.js';
 import type { SurfaceContext } from '../shared/context.js';
-import { toNlwebResult } from '../shared/result-shaping.js';
+import { toNlwebItem, toNlwebResult } from '../shared/result-shaping.js';
 import { operation, operationRoute, rejectRepeatedParameters } from '../shared/route-options.js';
-import { type AskRequest, flattenStructuredBody, normalizeFlags, toAskRequest } from './ask-request.js';
+import { type AskRequest, answerNotes, flattenStructuredBody, normalizeFlags, toAskRequest } from './ask-request.js';
 import { openEventStream } from './event-stream.js';
 
 export const askSurface: FastifyPluginAsync<SurfaceContext> = async (app, ctx) => {
   const op = operation(operations, 'searchPublicRecordsWithNlweb');
+  const { baseUrl, siteName } = ctx.config;
 
   const answer = (params: AskQuery, request: FastifyRequest, reply: FastifyReply) => {
-    const ask = toAskRequest(params, request);
+    const ask = toAskRequest(params, request, siteName);
     reply.header('vary', 'Accept');
-    const run = async (): Promise<NlwebResponse> => {
-      const found = await searchWhenReady(ctx.store.current, ask.query, ask.limit);
-      return {
+    const search = () => searchWhenReady(ctx.store.current, ask.query, ask.limit);
+    if (ask.stream) return streamAnswer(reply, request, ask, search, (hit) => toNlwebItem(hit, baseUrl, siteName));
+    return search().then(
+      (found): NlwebResponse => ({
         query_id: ask.queryId,
         query: ask.query,
         understood: [...found.explanation],
-        results: found.hits.map((hit) => toNlwebResult(hit, ctx.config.baseUrl, ctx.config.siteName)),
-      };
-    };
-    return ask.stream ? streamAnswer(reply, request, ask, run) : run();
+        ...answerNotes(ask),
+        results: found.hits.map((hit) => toNlwebResult(hit, baseUrl, siteName)),
+      }),
+    );
   };
 
   app.route({
@@ -54,36 +56,44 @@ export const askSurface: FastifyPluginAsync<SurfaceContext> = async (app, ctx) =
       done();
     },
   });
+
+  app.route(operationRoute(operation(operations, 'listNlwebSites'), () => ({ 'message-type': 'sites', sites: [siteName] })));
 };
 
 /**
- * The stream opens before the search runs, so a client sees `start` at once; a search that fails then
- * becomes an `error` event followed by `complete`, as NLWeb clients expect, instead of a broken stream.
+ * The stream opens before the search runs, so a client sees `begin-nlweb-response` at once; a search
+ * that fails then becomes an `error` message before the end, as NLWeb clients expect, instead of a
+ * broken stream. `complete` always comes last: NLWeb UIs close their EventSource on it.
  */
 async function streamAnswer(
   reply: FastifyReply,
   request: FastifyRequest,
   ask: AskRequest,
-  run: () => Promise<NlwebResponse>,
+  search: () => Promise<SearchResult>,
+  toItem: (hit: SearchHit) => NlwebItem,
 ): Promise<FastifyReply> {
   const stream = openEventStream(reply);
-  let count = 0;
+  const query_id = ask.queryId;
+  const sent: NlwebItem[] = [];
   let understood: string[] | undefined;
-  if (await stream.send('start', { query_id: ask.queryId, query: ask.query })) {
+  if (await stream.send({ message_type: 'begin-nlweb-response', query_id, query: ask.query, ...answerNotes(ask) })) {
     try {
-      const response = await run();
-      understood = response.understood;
-      for (const [index, item] of response.results.entries()) {
-        if (!(await stream.send('result', { index, item }))) break;
-        count++;
+      const found = await search();
+      understood = [...found.explanation];
+      for (const hit of found.hits) {
+        const item = toItem(hit);
+        if (!(await stream.send({ message_type: 'result', query_id, content: [item] }))) break;
+        sent.push(item);
       }
+      if (sent.length > 0) await stream.send({ message_type: 'result_batch', query_id, results: sent });
     } catch (error) {
       request.log.error({ err: error }, 'search failed mid-stream');
       const { code, message } = errorMember(new ServiceError('internal_error'));
-      await stream.send('error', { code, message, requestId: request.id });
+      await stream.send({ message_type: 'error', query_id, message, code, requestId: request.id });
     }
   }
-  await stream.send('complete', { query_id: ask.queryId, count, ...(understood ? { understood } : {}) });
+  await stream.send({ message_type: 'end-nlweb-response', query_id });
+  await stream.send({ message_type: 'complete', query_id, count: sent.length, ...(understood ? { understood } : {}) });
   stream.end();
   return reply;
 }

@@ -1,12 +1,14 @@
-// The /ask event stream (NLWeb v0.55): named events with JSON data, written as soon as each is ready,
-// with keep-alive comments while it is open, and no more work once the client has gone.
+// The /ask event stream as NLWeb sends it: unnamed events (what `EventSource.onmessage` receives), each
+// one JSON message naming itself in `message_type`, written as soon as each is ready, with keep-alive
+// comments while it is open, and no more work once the client has gone.
 import type { FastifyReply } from 'fastify';
+import type { AskStreamMessage } from '../../contract/index.js';
 
 export const KEEP_ALIVE_MS = 15_000;
 
 export interface EventStream {
-  /** Writes one event; resolves false once the client is gone (stop producing). */
-  send(event: string, data: unknown): Promise<boolean>;
+  /** Writes one message; resolves false once the client is gone (stop producing). */
+  send(message: AskStreamMessage): Promise<boolean>;
   end(): void;
 }
 
@@ -30,9 +32,10 @@ export function openEventStream(reply: FastifyReply): EventStream {
   keepAlive.unref();
 
   return {
-    async send(event, data) {
+    async send(message) {
       if (!open) return false;
-      if (!raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)) {
+      // No `event:` line: a named event would reach only addEventListener(name), never onmessage.
+      if (!raw.write(`data: ${JSON.stringify(message)}\n\n`)) {
         // Respect backpressure: a slow reader holds the producer back instead of growing a buffer.
         await new Promise<void>((resolve) => {
           raw.once('drain', resolve);

@@ -4,10 +4,12 @@ import type { TSchema } from 'typebox';
 import type { ServiceConfig } from '../../config.js';
 import {
   API_PREFIX,
-  AskCompleteEvent,
-  AskErrorEvent,
-  AskResultEvent,
-  AskStartEvent,
+  AskBeginMessage,
+  AskCompleteMessage,
+  AskEndMessage,
+  AskErrorMessage,
+  AskResultBatchMessage,
+  AskResultMessage,
   AskStructuredBody,
   BatchRequest,
   BatchResponse,
@@ -18,8 +20,11 @@ import {
   ErrorResponse,
   errorCatalog,
   Health,
+  NlwebItem,
   NlwebResponse,
   NlwebResult,
+  NlwebSchemaObject,
+  NlwebSites,
   type Operation,
   operations,
   Pagination,
@@ -47,11 +52,16 @@ const namedSchemas: Record<string, TSchema> = {
   Sandbox,
   NlwebResult,
   NlwebResponse,
+  NlwebSchemaObject,
+  NlwebItem,
+  NlwebSites,
   AskStructuredBody,
-  AskStartEvent,
-  AskResultEvent,
-  AskCompleteEvent,
-  AskErrorEvent,
+  AskBeginMessage,
+  AskResultMessage,
+  AskResultBatchMessage,
+  AskErrorMessage,
+  AskEndMessage,
+  AskCompleteMessage,
   ErrorResponse,
 };
 
@@ -136,12 +146,14 @@ export function buildOpenApiDocument(config: ServiceConfig): Json {
   const paths: Record<string, Json> = {};
   for (const op of operations) {
     paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: operationObject(op, toRef) };
-    if (op.postBody) {
-      const { operationId: _, ...post } = operationObject({ ...op, query: undefined, body: op.postBody }, toRef);
+    if (op.post) {
       paths[op.path]!.post = {
-        ...post,
+        ...operationObject({ ...op, query: undefined, body: op.post.body }, toRef),
+        operationId: op.post.operationId,
         summary: `${op.summary} (POST)`,
-        description: `The POST form of \`${op.operationId}\`: the same parameters as a JSON body.`,
+        description:
+          `The POST form of \`${op.operationId}\`: the same parameters as a JSON object or a form, or the NLWeb ` +
+          'structured body; the same answers.',
       };
     }
   }
@@ -188,8 +200,13 @@ function operationObject(op: Operation, toRef: (schema: TSchema) => Json): Json 
         ...(op.eventStream
           ? {
               'text/event-stream': {
-                schema: { type: 'string', description: 'Server-Sent Events; see `x-events` for the data of each event.' },
-                'x-events': Object.fromEntries(Object.entries(op.eventStream.events).map(([name, schema]) => [name, toRef(schema)])),
+                schema: {
+                  type: 'string',
+                  description:
+                    'Server-Sent Events, all unnamed; the `data` of each is one of the messages of `x-messages`, ' +
+                    'by its `message_type`.',
+                },
+                'x-messages': Object.fromEntries(Object.entries(op.eventStream.messages).map(([type, schema]) => [type, toRef(schema)])),
               },
             }
           : {}),

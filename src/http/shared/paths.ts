@@ -17,6 +17,7 @@ export const PATHS = {
   sandbox: operationPath('getPublicApiSandbox'),
   records: operationPath('listPublicCveRecords'),
   ask: operationPath('searchPublicRecordsWithNlweb'),
+  sites: operationPath('listNlwebSites'),
   openapi: '/openapi.json',
   apiCatalog: '/.well-known/api-catalog',
   lifecyclePolicy: '/api-policy.md',

@@ -1,6 +1,6 @@
-import type { NlwebResult } from '../../contract/index.js';
+import type { NlwebItem, NlwebResult, NlwebSchemaObject } from '../../contract/index.js';
 import type { SearchHit } from '../../core/search/search.js';
-import { PATHS } from './paths.js';
+import { PATHS, recordPagePath } from './paths.js';
 
 /** One search hit as an NLWeb result. A record with no public URL links to this service's own. */
 export function toNlwebResult(hit: SearchHit, baseUrl: string, site: string): NlwebResult {
@@ -12,6 +12,26 @@ export function toNlwebResult(hit: SearchHit, baseUrl: string, site: string): Nl
     score: hit.score,
     snippet: summary ?? describeRecord(record.id, record.project, record.status, published),
   };
+}
+
+/** The result as NLWeb UIs render it: with `description` and the record as a schema.org object. */
+export function toNlwebItem(hit: SearchHit, baseUrl: string, site: string): NlwebItem {
+  const result = toNlwebResult(hit, baseUrl, site);
+  const { record, published, modified } = hit.entry;
+  const schemaObject: NlwebSchemaObject = {
+    '@context': 'https://schema.org',
+    '@type': 'CreativeWork',
+    '@id': `${baseUrl}${PATHS.records}/${record.id}`,
+    identifier: record.id,
+    name: record.id,
+    url: record.url ?? `${baseUrl}${recordPagePath(record.id)}`,
+    description: result.snippet,
+    about: { '@type': 'SoftwareApplication', name: record.project },
+    creativeWorkStatus: record.status,
+    ...(published ? { datePublished: published } : {}),
+    ...(modified ? { dateModified: modified } : {}),
+  };
+  return { ...result, description: result.snippet, schema_object: schemaObject };
 }
 
 function describeRecord(id: string, project: string, status: string, published: string | undefined): string {

@@ -2,7 +2,7 @@
 // definitions are generated here from the operations table, input schemas included, and written into
 // the script, whose code (assets/browser-tools.js) only registers them and turns a call into a request.
 import type { TSchema } from 'typebox';
-import { type Operation, operations } from '../../contract/index.js';
+import { NLWEB_IGNORED_PARAMETERS, type Operation, operations } from '../../contract/index.js';
 import { PATHS } from '../shared/paths.js';
 import { type Asset, JAVASCRIPT, ownAsset } from './static-assets.js';
 
@@ -18,8 +18,11 @@ export interface BrowserTool {
   readonly places: Readonly<Record<string, ArgumentPlace>>;
 }
 
-/** A tool answers JSON, so the parameters that turn an answer into an event stream are left out. */
-const STREAM_PARAMETERS = new Set(['stream', 'streaming']);
+/**
+ * A tool answers JSON, so the parameters that turn an answer into an event stream are left out; so are
+ * the NLWeb parameters the service ignores, which would only be noise to a model.
+ */
+const LEFT_OUT = new Set<string>(['stream', 'streaming', ...NLWEB_IGNORED_PARAMETERS]);
 
 export function browserTools(): BrowserTool[] {
   return operations.map((op) => {
@@ -34,7 +37,7 @@ export function browserTools(): BrowserTool[] {
     for (const [schema, place] of parts) {
       const object = schema as { properties?: Record<string, unknown>; required?: string[] } | undefined;
       for (const [name, property] of Object.entries(object?.properties ?? {})) {
-        if (op.eventStream && STREAM_PARAMETERS.has(name)) continue;
+        if (LEFT_OUT.has(name)) continue;
         properties[name] = property;
         places[name] = place;
         if (object?.required?.includes(name)) required.push(name);

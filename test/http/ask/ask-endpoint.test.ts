@@ -1,5 +1,7 @@
-// Issue 4, the /ask endpoint: NLWeb parameters, POST variants, JSON and Server-Sent Events that agree,
-// read by a real EventSource client and by a plain fetch reader, and bad input as ErrorResponse.
+// Issues 4 and 16, the /ask endpoint: NLWeb parameters (honoured, or accepted, ignored and reported), POST
+// variants, JSON and Server-Sent Events that agree, the stream as NLWeb clients read it (unnamed events
+// with `message_type`: a real EventSource client's onmessage, and the raw bytes), /sites, and bad input as
+// ErrorResponse.
 
 import { EventSource } from 'eventsource';
 import type { FastifyInstance } from 'fastify';
@@ -23,37 +25,38 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-interface Event {
-  event: string;
-  data: any;
-}
+type Message = { message_type: string; query_id: string } & Record<string, any>;
 
-/** A plain fetch reader: splits the body into events the way the SSE format defines them. */
-async function readStream(url: string, init: RequestInit = {}): Promise<{ events: Event[]; comments: string[]; headers: Headers }> {
+/**
+ * A plain fetch reader, as `curl -N` shows the stream: the raw text, and the data of each event. Every
+ * event must be unnamed (no `event:` line), or `EventSource.onmessage` would never see it.
+ */
+async function readStream(url: string, init: RequestInit = {}): Promise<{ messages: Message[]; raw: string; headers: Headers }> {
   const response = await fetch(url, init);
   expect(response.status).toBe(200);
-  const text = await response.text();
-  const events: Event[] = [];
-  const comments: string[] = [];
-  for (const block of text.split('\n\n').filter(Boolean)) {
-    const lines = block.split('\n');
-    comments.push(...lines.filter((line) => line.startsWith(':')));
-    const event = lines.find((line) => line.startsWith('event: '))?.slice(7);
-    const data = lines.find((line) => line.startsWith('data: '))?.slice(6);
-    if (event && data !== undefined) events.push({ event, data: JSON.parse(data) });
+  const raw = await response.text();
+  const messages: Message[] = [];
+  for (const block of raw.split('\n\n').filter(Boolean)) {
+    const lines = block.split('\n').filter((line) => !line.startsWith(':'));
+    if (lines.length === 0) continue;
+    expect(lines, block).toHaveLength(1);
+    expect(lines[0]).toMatch(/^data: \{/);
+    messages.push(JSON.parse(lines[0]!.slice('data: '.length)));
   }
-  return { events, comments, headers: response.headers };
+  return { messages, raw, headers: response.headers };
 }
 
-function expectValidEvents(events: Event[]): void {
-  const schemaOf: Record<string, string> = {
-    start: 'AskStartEvent',
-    result: 'AskResultEvent',
-    complete: 'AskCompleteEvent',
-    error: 'AskErrorEvent',
-  };
-  for (const { event, data } of events) expect(contract.componentErrors(schemaOf[event]!, data), event).toBeNull();
+/** Each message validates against its schema in the served OpenAPI document, found by its `message_type`. */
+function expectValidMessages(messages: Message[]): void {
+  const named = contract.operation('/ask', 'GET')!.responses[200].content['text/event-stream']['x-messages'];
+  for (const message of messages) {
+    const ref: string | undefined = named[message.message_type]?.$ref;
+    expect(ref, message.message_type).toBeDefined();
+    expect(contract.componentErrors(ref!.replace('#/components/schemas/', ''), message), message.message_type).toBeNull();
+  }
 }
+
+const types = (messages: Message[]) => messages.map((m) => m.message_type);
 
 describe('GET /ask as JSON', () => {
   it('answers NLWeb JSON that validates against the contract, with the query that was searched', async () => {
@@ -79,16 +82,76 @@ describe('GET /ask as JSON', () => {
   });
 
   it.each([
-    ['/ask?mode=summarize', 'mode'],
-    ['/ask?generate_mode=generate', 'generate_mode'],
-  ])('%s is a 400 that names the parameter (the mode is an enum in the contract)', async (url, parameter) => {
-    const response = await app.inject({ url });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().error).toMatchObject({ code: 'invalid_parameter', details: { parameter } });
+    ['mode=summarize', 'summarize'],
+    ['generate_mode=generate', 'generate'],
+    ['generate_mode=none', 'none'],
+    ['mode=list,summarize', 'list,summarize'],
+  ])('falls back to a list for %s and says so', async (query, requested) => {
+    const response = await app.inject({ url: `/ask?query=curl&${query}` });
+    contract.check('/ask', 'GET', response);
+    expect(response.json()).toMatchObject({ mode: 'list', requested_mode: requested });
+    expect(response.json().results.length).toBeGreaterThan(0);
   });
 
-  it('accepts mode=list and generate_mode=list', async () => {
-    expect((await app.inject({ url: '/ask?query=curl&mode=list&generate_mode=list' })).statusCode).toBe(200);
+  it('accepts mode=list and generate_mode=list, with nothing to report', async () => {
+    const response = await app.inject({ url: '/ask?query=curl&mode=list&generate_mode=list' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().mode).toBe('list');
+    expect(response.json()).not.toHaveProperty('requested_mode');
+    expect(response.json()).not.toHaveProperty('ignored');
+  });
+
+  it('accepts the query strings of NLWeb reference UIs and reports what it cannot honour', async () => {
+    // What NLWeb's chat UIs send (static/fp-chat-interface.js, static/chat-interface.js), with values as they send them.
+    const params = new URLSearchParams({
+      query: 'openssl',
+      generate_mode: 'list',
+      display_mode: 'full',
+      site: 'all',
+      prev: JSON.stringify(['curl']),
+      last_ans: JSON.stringify([{ title: 'CVE-2024-1234 (openssl)', url: 'https://example.org/' }]),
+      item_to_remember: '',
+      context_url: '',
+      thread_id: '1712345678',
+      query_id: 'query_1712345678_42',
+    });
+    const response = await app.inject({ url: `/ask?${params}` });
+    contract.check('/ask', 'GET', response);
+    expect(response.json()).toMatchObject({
+      query_id: 'query_1712345678_42',
+      query: 'openssl',
+      mode: 'list',
+      ignored: ['display_mode', 'prev', 'last_ans', 'item_to_remember', 'context_url', 'thread_id'],
+    });
+    expect(response.json().results[0].name).toContain('(openssl)');
+  });
+
+  it('honours site=all and its own site name, and reports another site as ignored', async () => {
+    expect((await app.inject({ url: '/ask?query=curl&site=public-cve-records' })).json()).not.toHaveProperty('ignored');
+    expect((await app.inject({ url: '/ask?query=curl&site=all' })).json()).not.toHaveProperty('ignored');
+    expect((await app.inject({ url: '/ask?query=curl&site=seriouseats' })).json().ignored).toEqual(['site']);
+  });
+
+  it('searches decontextualized_query instead of query when it is given', async () => {
+    const body = (await app.inject({ url: '/ask?query=and%20that%20one&decontextualized_query=CVE-2024-1234' })).json();
+    expect(body.query).toBe('CVE-2024-1234');
+    expect(body.results[0]).toMatchObject({ name: 'CVE-2024-1234 (openssl)', score: 1 });
+  });
+
+  it("keeps the spec's closed NlwebResult in JSON: description and schema_object are in the stream only", async () => {
+    const result = (await app.inject({ url: '/ask?query=openssl' })).json().results[0];
+    expect(Object.keys(result).sort()).toEqual(['name', 'score', 'site', 'snippet', 'url']);
+  });
+
+  it("still refuses parameters that are not NLWeb's, and modes it does not know", async () => {
+    for (const [url, parameter] of [
+      ['/ask?colour=red', 'colour'],
+      ['/ask?mode=chat', 'mode'],
+    ]) {
+      const response = await app.inject({ url: url! });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.details).toMatchObject({ parameter });
+    }
   });
 
   it.each([
@@ -123,7 +186,7 @@ describe('POST /ask', () => {
     expect(response.json()).toEqual(await expected());
   });
 
-  it('takes the NLWeb structured body', async () => {
+  it('takes the NLWeb structured body, reporting what it ignores', async () => {
     const response = await app.inject({
       method: 'POST',
       url: '/ask',
@@ -133,7 +196,26 @@ describe('POST /ask', () => {
         meta: { query_id: 'q1' },
       },
     });
-    expect(response.json()).toEqual(await expected());
+    expect(response.json()).toEqual({ ...(await expected()), ignored: ['site', 'prev'] });
+  });
+
+  it('takes the nested body of the newer protocol, with context.prev (as NLWeb search-components send it)', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/ask',
+      payload: {
+        query: { text: 'openssl', site: 'all', num_results: 3 },
+        prefer: { streaming: false, response_format: 'conv_search', mode: 'list, summarize' },
+        meta: { api_version: '0.54', query_id: 'q1', user: { id: 'u' } },
+        context: { '@type': 'ConversationalContext', prev: ['curl', 'linux'] },
+      },
+    });
+    contract.check('/ask', 'POST', response);
+    expect(response.json()).toEqual({
+      ...(await expected()),
+      requested_mode: 'list, summarize',
+      ignored: ['prev', 'response_format'],
+    });
   });
 
   it.each([
@@ -166,18 +248,56 @@ describe('POST /ask', () => {
 });
 
 describe('the event stream', () => {
-  it('sends start, one result per item with its index, then complete; the same results as JSON', async () => {
+  it('sends unnamed messages: begin, one result per item, a result_batch, end, complete; the same results as JSON', async () => {
     const json = (await app.inject({ url: '/ask?query=openssl&query_id=s1' })).json();
-    const { events, headers } = await readStream(`${baseUrl}/ask?query=openssl&query_id=s1&stream=true`);
+    const { messages, headers } = await readStream(`${baseUrl}/ask?query=openssl&query_id=s1&stream=true`);
     expect(headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(headers.get('cache-control')).toBe('no-store');
     expect(headers.get('x-request-id')).toBeTruthy();
-    expect(events.map((e) => e.event)).toEqual(['start', ...json.results.map(() => 'result'), 'complete']);
-    expect(events[0]!.data).toEqual({ query_id: 's1', query: 'openssl' });
-    expect(json.understood).toContain('project openssl → openssl');
-    expect(events.slice(1, -1).map((e) => e.data)).toEqual(json.results.map((item: unknown, index: number) => ({ index, item })));
-    expect(events.at(-1)!.data).toEqual({ query_id: 's1', count: json.results.length, understood: json.understood });
-    expectValidEvents(events);
+    expect(types(messages)).toEqual([
+      'begin-nlweb-response',
+      ...json.results.map(() => 'result'),
+      'result_batch',
+      'end-nlweb-response',
+      'complete',
+    ]);
+    expect(messages.every((m) => m.query_id === 's1')).toBe(true);
+    expect(messages[0]).toEqual({ message_type: 'begin-nlweb-response', query_id: 's1', query: 'openssl', mode: 'list' });
+    const items = messages.filter((m) => m.message_type === 'result').flatMap((m) => m.content);
+    // Each item is the JSON result plus what NLWeb UIs render: description and schema_object.
+    expect(items.map(({ url, name, site, score, snippet }) => ({ url, name, site, score, snippet }))).toEqual(json.results);
+    expect(messages.find((m) => m.message_type === 'result_batch')!.results).toEqual(items);
+    expect(items[0]).toMatchObject({
+      description: json.results[0].snippet,
+      schema_object: {
+        '@context': 'https://schema.org',
+        '@type': 'CreativeWork',
+        identifier: json.results[0].name.split(' ')[0],
+        about: { '@type': 'SoftwareApplication', name: 'openssl' },
+        creativeWorkStatus: 'public',
+      },
+    });
+    expect(messages.at(-1)).toEqual({ message_type: 'complete', query_id: 's1', count: json.results.length, understood: json.understood });
+    expectValidMessages(messages);
+  });
+
+  it('looks on the wire as curl shows it: data lines only, no event names', async () => {
+    const { raw } = await readStream(`${baseUrl}/ask?query=CVE-2024-1234&stream=true&query_id=raw1`);
+    expect(raw).not.toMatch(/^event:/m);
+    expect(raw.startsWith('data: {"message_type":"begin-nlweb-response","query_id":"raw1"')).toBe(true);
+    expect(raw.endsWith('data: {"message_type":"complete","query_id":"raw1","count":1,"understood":["id CVE-2024-1234"]}\n\n')).toBe(true);
+  });
+
+  it('tells a stream client of the fallback and of what it ignored, first thing', async () => {
+    const { messages } = await readStream(`${baseUrl}/ask?query=curl&stream=1&generate_mode=summarize&thread_id=t1`);
+    expect(messages[0]).toMatchObject({ mode: 'list', requested_mode: 'summarize', ignored: ['thread_id'] });
+    expectValidMessages(messages);
+  });
+
+  it('sends no result_batch when nothing is found', async () => {
+    const { messages } = await readStream(`${baseUrl}/ask?query=zzzzqqqq&stream=true`);
+    expect(types(messages)).toEqual(['begin-nlweb-response', 'end-nlweb-response', 'complete']);
+    expect(messages.at(-1)!.count).toBe(0);
   });
 
   it.each([
@@ -185,39 +305,46 @@ describe('the event stream', () => {
     ['streaming=true', {}],
     ['', { accept: 'text/event-stream' }],
   ])('is chosen by %s %j', async (query, headers) => {
-    const { events } = await readStream(`${baseUrl}/ask?query=curl&${query}`, { headers });
-    expect(events[0]!.event).toBe('start');
+    const { messages } = await readStream(`${baseUrl}/ask?query=curl&${query}`, { headers });
+    expect(messages[0]!.message_type).toBe('begin-nlweb-response');
   });
 
   it('is chosen by a POST structured body preferring streaming', async () => {
-    const { events } = await readStream(`${baseUrl}/ask`, {
+    const { messages } = await readStream(`${baseUrl}/ask`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: { text: 'curl' }, prefer: { streaming: true } }),
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: { text: 'curl' }, prefer: { streaming: true }, context: { prev: ['openssl'] } }),
     });
-    expect(events.at(-1)!.event).toBe('complete');
+    expect(messages.at(-1)!.message_type).toBe('complete');
   });
 
-  it('is read by a real EventSource client', async () => {
-    const source = new EventSource(`${baseUrl}/ask?query=openssl&query_id=es1`);
-    const received: Event[] = [];
+  it('reaches a real EventSource client through onmessage, as NLWeb UIs listen', async () => {
+    const source = new EventSource(`${baseUrl}/ask?query=openssl&query_id=es1&generate_mode=list&display_mode=full&site=all`);
+    const received: Message[] = [];
     await new Promise<void>((resolve, reject) => {
-      for (const name of ['start', 'result', 'error'])
-        source.addEventListener(name, (e) => received.push({ event: name, data: JSON.parse((e as MessageEvent).data) }));
-      source.addEventListener('complete', (e) => {
-        received.push({ event: 'complete', data: JSON.parse((e as MessageEvent).data) });
-        source.close();
-        resolve();
-      });
+      source.onmessage = (event) => {
+        const message = JSON.parse(event.data) as Message;
+        received.push(message);
+        // As NLWeb's UIs do: close on `complete`, or the EventSource would reconnect and ask again.
+        if (message.message_type === 'complete') {
+          source.close();
+          resolve();
+        }
+      };
       source.onerror = () => reject(new Error('EventSource failed'));
     });
-    expect(received[0]).toMatchObject({ event: 'start', data: { query_id: 'es1', query: 'openssl' } });
-    expect(received.filter((e) => e.event === 'result').map((e) => e.data.index)).toEqual([0, 1, 2, 3]);
-    expect(received.at(-1)!.data).toMatchObject({ query_id: 'es1', count: 4 });
-    expectValidEvents(received);
+    expect(received[0]).toMatchObject({
+      message_type: 'begin-nlweb-response',
+      query_id: 'es1',
+      query: 'openssl',
+      ignored: ['display_mode'],
+    });
+    expect(received.filter((m) => m.message_type === 'result').map((m) => m.content[0].name)).toHaveLength(4);
+    expect(received.at(-1)).toMatchObject({ query_id: 'es1', count: 4 });
+    expectValidMessages(received);
   });
 
-  it('turns a search that fails mid-stream into an error event, then complete', async () => {
+  it('turns a search that fails mid-stream into an error message, then the end', async () => {
     const config = testConfig();
     // A snapshot whose search index cannot be built: the search fails after the stream has started.
     const broken: Snapshot = {
@@ -229,18 +356,26 @@ describe('the event stream', () => {
     };
     const failing = await buildServer({ config, store: new SnapshotStore(broken), cursors: createCursorCodec(config.cursorSecret) });
     const url = await failing.listen({ host: '127.0.0.1', port: 0 });
-    const { events } = await readStream(`${url}/ask?query=openssl&stream=true&query_id=f1`);
-    expect(events.map((e) => e.event)).toEqual(['start', 'error', 'complete']);
-    expect(events[1]!.data).toMatchObject({ code: 'internal_error' });
-    expect(events[2]!.data).toEqual({ query_id: 'f1', count: 0 });
-    expectValidEvents(events);
+    const { messages } = await readStream(`${url}/ask?query=openssl&stream=true&query_id=f1`);
+    expect(types(messages)).toEqual(['begin-nlweb-response', 'error', 'end-nlweb-response', 'complete']);
+    expect(messages[1]).toMatchObject({ code: 'internal_error', message: expect.any(String) });
+    expect(messages[3]).toEqual({ message_type: 'complete', query_id: 'f1', count: 0 });
+    expectValidMessages(messages);
     await failing.close();
   });
 
   it('answers bad parameters with an ErrorResponse, not a stream', async () => {
-    const response = await fetch(`${baseUrl}/ask?stream=true&mode=summarize`, { headers: { accept: 'text/event-stream' } });
+    const response = await fetch(`${baseUrl}/ask?stream=true&mode=chat`, { headers: { accept: 'text/event-stream' } });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_parameter');
+  });
+});
+
+describe('GET /sites', () => {
+  it("answers as NLWeb's /sites does: this service is its one site", async () => {
+    const response = await app.inject({ url: '/sites?streaming=false' });
+    contract.check('/sites', 'GET', response);
+    expect(response.json()).toEqual({ 'message-type': 'sites', sites: ['public-cve-records'] });
   });
 });
 

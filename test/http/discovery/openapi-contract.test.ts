@@ -63,8 +63,10 @@ describe('the served OpenAPI document', () => {
         'getPublicApiSandbox',
         'getPublicCveRecord',
         'getServiceCapabilities',
+        'listNlwebSites',
         'listPublicCveRecords',
         'searchPublicRecordsWithNlweb',
+        'searchPublicRecordsWithNlwebPost',
         // Compatible additions within v1.
         'listPublicCveRecordChanges',
       ].sort(),
@@ -109,9 +111,12 @@ describe('the served OpenAPI document', () => {
     }
   });
 
-  it("types /ask's mode as the values it accepts (issue 11, item 11)", () => {
-    const parameter = doc.paths['/ask'].get.parameters.find((p: any) => p.name === 'mode');
-    expect(parameter.schema.enum).toEqual(['list']);
+  it("types /ask's mode as the values it accepts (issue 11, item 11): NLWeb's modes, alone or comma-separated (issue 16)", () => {
+    for (const name of ['mode', 'generate_mode']) {
+      const pattern = new RegExp(doc.paths['/ask'].get.parameters.find((p: any) => p.name === name).schema.pattern);
+      for (const accepted of ['list', 'none', 'summarize', 'generate', 'list, summarize']) expect(accepted).toMatch(pattern);
+      for (const refused of ['chat', 'list;summarize', '']) expect(refused).not.toMatch(pattern);
+    }
   });
 
   it('gives every operation the lifecycle extension: active, 90 days minimum sunset notice', () => {

@@ -59,8 +59,10 @@ describe('over a real socket', () => {
     const response = await client.request({ method: 'GET', path: '/ask?query=CVE-2025-9999', headers: { accept: 'text/event-stream' } });
     expect(response.headers['content-type']).toMatch(/^text\/event-stream/);
     const text = await response.body.text();
-    expect(text).toMatch(/^event: start\n/);
-    expect(text).toContain('event: result\ndata: {"index":0,"item":{"url":"https://www.cve.org/CVERecord?id=CVE-2025-9999"');
-    expect(text).toMatch(/event: complete\n/);
+    expect(text).toMatch(/^data: \{"message_type":"begin-nlweb-response"/);
+    expect(text).toContain('data: {"message_type":"result","query_id":');
+    expect(text).toContain('"content":[{"url":"https://www.cve.org/CVERecord?id=CVE-2025-9999"');
+    expect(text).toMatch(/data: \{"message_type":"complete".*\}\n\n$/);
+    expect(text).not.toMatch(/^event:/m);
   });
 });

@@ -29,7 +29,7 @@ describe('the API reference at /docs', () => {
     );
     const expected = operations.flatMap((op) => [
       `${op.method} ${op.path} ${op.summary}`,
-      ...(op.postBody ? [`POST ${op.path} ${op.summary} (POST)`] : []),
+      ...(op.post ? [`POST ${op.path} ${op.summary} (POST)`] : []),
     ]);
     expect(shown.sort()).toEqual(expected.sort());
     expect(await page.locator('.info .title').innerText()).toContain('Public CVE Records API');

@@ -34,7 +34,8 @@ describe('the SDK in a browser', () => {
       for await (const record of client.records.listAll({ project: 'OpenSSL', limit: 7 })) listed.push(record.id);
       const batch = await client.records.batchGet([...listed, ...listed, 'CVE-1999-0001']);
       const events: string[] = [];
-      for await (const { event } of client.searchStream('openssl', { signal: AbortSignal.timeout(5_000) })) events.push(event);
+      for await (const { message_type } of client.searchStream('openssl', { signal: AbortSignal.timeout(5_000) }))
+        events.push(message_type);
       const error = await client.records.get('CVE-1999-0001').catch((e: unknown) => e);
       return {
         health: (await client.health()).status,
@@ -54,7 +55,7 @@ describe('the SDK in a browser', () => {
       listed: openssl.pagination.total,
       batch: { records: true, missing: ['CVE-1999-0001'] },
       search: 'CVE-2024-6119 (OpenSSL)',
-      events: ['start', 'complete', 12],
+      events: ['begin-nlweb-response', 'complete', 13],
       error: [404, 'record_not_found', 'string'],
     });
     // Chromium logs the 404 answer, and the stream as aborted: searchStream stops reading at `complete`
