@@ -1,12 +1,16 @@
-// The seven operations of the spec, described once. Routes are registered from this table and the
+// The operations of the spec, and the compatible additions of v1, described once. Routes are registered from this table and the
 // OpenAPI document is generated from it, so the served contract and the running server cannot drift.
-import type { TSchema } from 'typebox';
+import Type, { type TSchema } from 'typebox';
 import { AskCompleteEvent, AskErrorEvent, AskResultEvent, AskStartEvent, NlwebResponse } from './nlweb.js';
-import { AskPostBody, AskQuery, BatchHeaders, ListQuery, RecordIdParams } from './parameters.js';
-import { BatchRequest, BatchResponse, CveRecord, CveRecordPage } from './records.js';
+import { AskPostBody, AskQuery, BatchHeaders, FeedQuery, ListQuery, RecordIdParams } from './parameters.js';
+import { BatchRequest, BatchResponse, CveRecord, CveRecordPage, ExportRecord } from './records.js';
 import { Capabilities, Health, Sandbox } from './service.js';
 
 export const API_PREFIX = '/api/v1';
+
+/** Newline-delimited JSON: one JSON object per line. */
+export const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
+export const ATOM_MEDIA_TYPE = 'application/atom+xml';
 
 export type OperationId =
   | 'getAgentApiHealth'
@@ -15,7 +19,14 @@ export type OperationId =
   | 'listPublicCveRecords'
   | 'getPublicCveRecord'
   | 'batchGetPublicCveRecords'
-  | 'searchPublicRecordsWithNlweb';
+  | 'searchPublicRecordsWithNlweb'
+  | 'exportPublicCveRecords'
+  | 'getPublishedRecordsFeed';
+
+/** How many entries a feed holds: the most recently published records. */
+export const FEED_ENTRIES = 50;
+
+const AtomFeed = Type.String({ description: 'An Atom 1.0 feed document (RFC 4287).' });
 
 export interface Operation {
   readonly operationId: OperationId;
@@ -29,13 +40,25 @@ export interface Operation {
   readonly params?: TSchema;
   readonly headers?: TSchema;
   readonly body?: TSchema;
-  readonly success: { readonly schema: TSchema; readonly description: string };
+  readonly success: {
+    readonly schema: TSchema;
+    readonly description: string;
+    /**
+     * An answer that is not one JSON document: NDJSON, whose every line `schema` describes, or another
+     * text format (`schema` a string).
+     */
+    readonly mediaType?: typeof NDJSON_MEDIA_TYPE | typeof ATOM_MEDIA_TYPE;
+  };
   /** The same operation also accepted as POST with this body (documented without an operationId of its own). */
   readonly postBody?: TSchema;
   /** The success answer may instead be a Server-Sent Events stream of these named events. */
   readonly eventStream?: { readonly description: string; readonly events: Readonly<Record<string, TSchema>> };
-  /** `public`: a 200 carries an ETag and a public max-age and answers If-None-Match with 304. */
-  readonly caching: 'public' | 'no-store';
+  /**
+   * `public`: a 200 carries an ETag (a hash of its bytes) and a public max-age and answers If-None-Match
+   * with 304. `dataset`: the same, but the ETag and Last-Modified name the dataset version, for answers too
+   * large to hash or cheaper to answer with 304 before they are built; If-Modified-Since is honoured too.
+   */
+  readonly caching: 'public' | 'dataset' | 'no-store';
   /**
    * Documented error statuses besides 429 and 500, which every operation has. 400 is on every one too:
    * any request can be malformed (a body that is not JSON, a bad header) whatever it asks for.
@@ -150,6 +173,38 @@ export const operations: readonly Operation[] = [
     },
     caching: 'no-store',
     errors: [400, 404, 405],
+  },
+  {
+    operationId: 'exportPublicCveRecords',
+    method: 'GET',
+    path: `${API_PREFIX}/cve-records/export`,
+    tag: 'Records',
+    summary: 'Export every CVE record',
+    description:
+      'The whole catalog in one download, for clients that keep a copy: newline-delimited JSON, one record per line in ' +
+      'listing order, each with its `published` and `modified` dates when known. Sent gzip-compressed ' +
+      '(`Content-Encoding: gzip`) to clients that accept gzip, so `curl --compressed` and `fetch` read plain lines. ' +
+      'The ETag and Last-Modified name the dataset version: send `If-None-Match` to download only when the catalog ' +
+      'changed. One request against the rate limit, however large. The query string is ignored.',
+    success: { schema: ExportRecord, description: 'Every record, one per line.', mediaType: NDJSON_MEDIA_TYPE },
+    caching: 'dataset',
+    errors: [400, 405],
+  },
+  {
+    operationId: 'getPublishedRecordsFeed',
+    method: 'GET',
+    path: '/feeds/records.atom',
+    tag: 'Records',
+    summary: 'Atom feed of newly published records',
+    description:
+      `An Atom 1.0 feed (RFC 4287) of the ${FEED_ENTRIES} most recently published records, newest first, for feed readers. ` +
+      "With `project`, only that project's records (an exact, case-sensitive name, as the list filter takes it; a " +
+      "project without published records gives a valid, empty feed). Each entry links to the record's page on this " +
+      'service and to its public record; `updated` is when the record last changed, else its publication date.',
+    query: FeedQuery,
+    success: { schema: AtomFeed, description: 'The feed.', mediaType: ATOM_MEDIA_TYPE },
+    caching: 'dataset',
+    errors: [400, 405],
   },
 ];
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CatalogFile, CatalogRecord, CveRecord } from '../contract/index.js';
+import { type CatalogExport, exportSteps } from './catalog-export.js';
 import { compareListingOrder } from './cve-id.js';
 import { Derived, derived } from './derived.js';
 import { FilterIndex } from './filter-index.js';
@@ -33,6 +34,8 @@ export interface Snapshot {
   readonly search: Derived<SearchIndex>;
   /** The projects and their record counts, built on first use. */
   readonly projects: Derived<ProjectTable>;
+  /** The gzip NDJSON export, made on the first download; only ever `prepare()`d, never built in one go. */
+  readonly export: Derived<CatalogExport>;
 }
 
 export class DuplicateRecordError extends Error {
@@ -106,6 +109,7 @@ export function assembleSnapshot(parts: SnapshotParts): Snapshot {
     },
     search: new Derived(() => searchIndexSteps(table, texts, parts.aliases, parts.textIndex)),
     projects: derived(() => projectTable(table)),
+    export: new Derived(() => exportSteps(table)),
   });
 }
 

@@ -46,10 +46,12 @@ const cases: Case[] = [
   ['/ask', 'GET', '/ask'],
   ['/ask', 'GET', `/ask?query=${'x'.repeat(600)}`],
   ['/ask', 'GET', '/ask?nope=1'],
+  ['/feeds/records.atom', 'GET', '/feeds/records.atom?nope=1'],
+  ['/feeds/records.atom', 'GET', '/feeds/records.atom?project=a&project=b'],
 ];
 
 describe('the served OpenAPI document', () => {
-  it('is OpenAPI 3.1.0, API version 1.0.0, with the seven operations of the spec and no security requirement', () => {
+  it('is OpenAPI 3.1.0, API version 1.0.0, with the seven operations of the spec, the additions of v1 and no security requirement', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.0.0');
     expect(doc.security).toBeUndefined();
@@ -65,6 +67,8 @@ describe('the served OpenAPI document', () => {
         'getServiceCapabilities',
         'listPublicCveRecords',
         'searchPublicRecordsWithNlweb',
+        'exportPublicCveRecords',
+        'getPublishedRecordsFeed',
       ].sort(),
     );
   });
@@ -77,6 +81,8 @@ describe('the served OpenAPI document', () => {
     ['/api/v1/cve-records/batch', 'post', [200, 400, 404, 405, ...anyRequest]],
     ['/ask', 'get', [200, 400, 404, 405, ...anyRequest]],
     ['/api/v1/health', 'get', [200, 400, 405, ...anyRequest]],
+    ['/api/v1/cve-records/export', 'get', [200, 304, 400, 405, ...anyRequest]],
+    ['/feeds/records.atom', 'get', [200, 304, 400, 405, ...anyRequest]],
   ])('documents the status codes of %s %s (spec rule 5)', (path, method, statuses) => {
     expect(contract.documentedStatuses(path, method).sort()).toEqual(statuses.sort());
   });

@@ -39,7 +39,8 @@ describe('health, capabilities, sandbox', () => {
     const body = (await get('/api/v1/capabilities')).json();
     expect(body).toMatchObject({ access: 'public', authentication: 'none', readOnly: true });
     expect(body.capabilities).toContain('listPublicCveRecords');
-    expect(body.capabilities).toHaveLength(7);
+    expect(body.capabilities).toEqual(expect.arrayContaining(['exportPublicCveRecords', 'getPublishedRecordsFeed']));
+    expect(body.capabilities).toHaveLength(9);
     expect(body.boundaries).toMatchObject({
       startsAssessments: false,
       interactsWithTargets: false,
