@@ -9,6 +9,7 @@ export type {
   CveRecord,
   CveRecordPage,
   ErrorResponse,
+  ExportRecord,
   Health,
   ListFilters,
   ListParams,

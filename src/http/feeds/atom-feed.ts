@@ -25,7 +25,11 @@ export interface FeedInput {
 export function atomFeed(feed: FeedInput): string {
   const { baseUrl, project } = feed;
   const entries = feed.entries.map((entry) => ({ entry, updated: updatedOf(entry) }));
-  const updated = entries.reduce((newest, { updated }) => (updated > newest ? updated : newest), `${feed.lastVerified}T00:00:00Z`);
+  // The feed changed when its newest entry did; an empty one when its catalog was verified.
+  const updated = entries.reduce<string | undefined>(
+    (newest, { updated }) => (newest === undefined || Date.parse(updated) > Date.parse(newest) ? updated : newest),
+    undefined,
+  );
   const page = `${baseUrl}${PATHS.home}${project === undefined ? '' : `?project=${encodeURIComponent(project)}`}`;
   const title = project === undefined ? 'Newly published CVE records' : `Newly published CVE records: ${project}`;
   return `<?xml version="1.0" encoding="utf-8"?>
@@ -33,7 +37,7 @@ export function atomFeed(feed: FeedInput): string {
 <id>${nameId(`feed:${project ?? ''}`)}</id>
 <title>${xmlText(title)}</title>
 <subtitle>The most recently published CVE records${project === undefined ? '' : ` of ${xmlText(project)}`}, newest first.</subtitle>
-<updated>${updated}</updated>
+<updated>${updated ?? `${feed.lastVerified}T00:00:00Z`}</updated>
 <link rel="self" type="application/atom+xml" href="${xmlText(baseUrl + feedPath(project))}"/>
 <link rel="alternate" type="text/html" href="${xmlText(page)}"/>
 <author><name>${xmlText(feed.serviceName)}</name><uri>${xmlText(`${baseUrl}${PATHS.home}`)}</uri></author>
