@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { repositoryPath } from './support/paths.js';
 
 const SRC = repositoryPath('src');
-const SURFACES = ['rest', 'ask', 'mcp', 'a2a', 'web', 'discovery'] as const;
+const SURFACES = ['rest', 'ask', 'mcp', 'a2a', 'web', 'discovery', 'feeds'] as const;
 /** Leaf modules every layer may read: the settings' types and the service's version. */
 const LEAVES = ['config.ts', 'version.ts'];
 

@@ -1,14 +1,18 @@
-// The seven operations of the spec and the compatible additions to v1 (the change feed, NLWeb's `/sites`),
-// described once. Routes are registered from this table and the OpenAPI document is generated from it, so the
-// served contract and the running server cannot drift.
-import type { TSchema } from 'typebox';
+// The seven operations of the spec and the compatible additions to v1 (the change feed, the export, the Atom
+// feed, NLWeb's `/sites`), described once. Routes are registered from this table and the OpenAPI document is
+// generated from it, so the served contract and the running server cannot drift.
+import Type, { type TSchema } from 'typebox';
 import { ChangesQuery, RecordChangesPage } from './changes.js';
 import { askStreamMessages, NlwebResponse, NlwebSites } from './nlweb.js';
-import { AskPostBody, AskQuery, BatchHeaders, ListQuery, RecordIdParams, SitesQuery } from './parameters.js';
-import { BatchRequest, BatchResponse, CveRecord, CveRecordPage } from './records.js';
+import { AskPostBody, AskQuery, BatchHeaders, FeedQuery, ListQuery, RecordIdParams, SitesQuery } from './parameters.js';
+import { BatchRequest, BatchResponse, CveRecord, CveRecordPage, ExportRecord } from './records.js';
 import { Capabilities, Health, Sandbox } from './service.js';
 
 export const API_PREFIX = '/api/v1';
+
+/** Newline-delimited JSON: one JSON object per line. */
+export const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
+export const ATOM_MEDIA_TYPE = 'application/atom+xml';
 
 export type OperationId =
   | 'getAgentApiHealth'
@@ -20,7 +24,14 @@ export type OperationId =
   | 'listPublicCveRecordChanges'
   | 'searchPublicRecordsWithNlweb'
   | 'searchPublicRecordsWithNlwebPost'
-  | 'listNlwebSites';
+  | 'listNlwebSites'
+  | 'exportPublicCveRecords'
+  | 'getPublishedRecordsFeed';
+
+/** How many entries a feed holds: the most recently published records. */
+export const FEED_ENTRIES = 50;
+
+const AtomFeed = Type.String({ description: 'An Atom 1.0 feed document (RFC 4287).' });
 
 export interface Operation {
   readonly operationId: OperationId;
@@ -34,7 +45,15 @@ export interface Operation {
   readonly params?: TSchema;
   readonly headers?: TSchema;
   readonly body?: TSchema;
-  readonly success: { readonly schema: TSchema; readonly description: string };
+  readonly success: {
+    readonly schema: TSchema;
+    readonly description: string;
+    /**
+     * An answer that is not one JSON document: NDJSON, whose every line `schema` describes, or another
+     * text format (`schema` a string).
+     */
+    readonly mediaType?: typeof NDJSON_MEDIA_TYPE | typeof ATOM_MEDIA_TYPE;
+  };
   /** The same operation also accepted as POST with this body, documented under its own operationId. */
   readonly post?: { readonly operationId: OperationId; readonly body: TSchema };
   /**
@@ -42,8 +61,12 @@ export interface Operation {
    * names itself in `message_type`: these messages, by that name.
    */
   readonly eventStream?: { readonly description: string; readonly messages: Readonly<Record<string, TSchema>> };
-  /** `public`: a 200 carries an ETag and a public max-age and answers If-None-Match with 304. */
-  readonly caching: 'public' | 'no-store';
+  /**
+   * `public`: a 200 carries an ETag (a hash of its bytes) and a public max-age and answers If-None-Match
+   * with 304. `dataset`: the same, but the ETag and Last-Modified name the dataset version, for answers too
+   * large to hash or cheaper to answer with 304 before they are built; If-Modified-Since is honoured too.
+   */
+  readonly caching: 'public' | 'dataset' | 'no-store';
   /**
    * Documented error statuses besides 429 and 500, which every operation has. 400 is on every one too:
    * any request can be malformed (a body that is not JSON, a bad header) whatever it asks for.
@@ -190,6 +213,38 @@ export const operations: readonly Operation[] = [
     query: SitesQuery,
     success: { schema: NlwebSites, description: 'The sites.' },
     caching: 'public',
+    errors: [400, 405],
+  },
+  {
+    operationId: 'exportPublicCveRecords',
+    method: 'GET',
+    path: `${API_PREFIX}/cve-records/export`,
+    tag: 'Records',
+    summary: 'Export every CVE record',
+    description:
+      'The whole catalog in one download, for clients that keep a copy: newline-delimited JSON, one record per line in ' +
+      'listing order, each with its `published` and `modified` dates when known. Sent gzip-compressed ' +
+      '(`Content-Encoding: gzip`) to clients that accept gzip, so `curl --compressed` and `fetch` read plain lines. ' +
+      'The ETag and Last-Modified name the dataset version: send `If-None-Match` to download only when the catalog ' +
+      'changed. One request against the rate limit, however large. The query string is ignored.',
+    success: { schema: ExportRecord, description: 'Every record, one per line.', mediaType: NDJSON_MEDIA_TYPE },
+    caching: 'dataset',
+    errors: [400, 405],
+  },
+  {
+    operationId: 'getPublishedRecordsFeed',
+    method: 'GET',
+    path: '/feeds/records.atom',
+    tag: 'Records',
+    summary: 'Atom feed of newly published records',
+    description:
+      `An Atom 1.0 feed (RFC 4287) of the ${FEED_ENTRIES} most recently published records, newest first, for feed readers. ` +
+      "With `project`, only that project's records (an exact, case-sensitive name, as the list filter takes it; a " +
+      "project without published records gives a valid, empty feed). Each entry links to the record's page on this " +
+      'service and to its public record; `updated` is when the record last changed, else its publication date.',
+    query: FeedQuery,
+    success: { schema: AtomFeed, description: 'The feed.', mediaType: ATOM_MEDIA_TYPE },
+    caching: 'dataset',
     errors: [400, 405],
   },
 ];

@@ -31,6 +31,10 @@ export const ListQuery = Type.Object(
 );
 export type ListQuery = Static<typeof ListQuery>;
 
+/** The Atom feed's one parameter: the list filter's `project`. */
+export const FeedQuery = Type.Object({ project: ListQuery.properties.project }, { additionalProperties: false });
+export type FeedQuery = Static<typeof FeedQuery>;
+
 export const RecordIdParams = Type.Object({ recordId: CveId }, { additionalProperties: false });
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';

@@ -96,6 +96,25 @@ export const BatchResponse = Type.Object(
 );
 export type BatchResponse = Static<typeof BatchResponse>;
 
+/**
+ * One line of the bulk export: a record as the API serves it, with the dates a client keeping a full copy
+ * needs (what changed since its last export, what is new). A schema of its own: CveRecord stays closed.
+ */
+export const ExportRecord = Type.Object(
+  {
+    ...cveRecordFields,
+    published: Type.Optional(Type.String({ format: 'date', description: 'Publication date; absent when the service has none.' })),
+    modified: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'When the record last changed upstream (UTC); absent when the service does not know.',
+      }),
+    ),
+  },
+  { additionalProperties: false, description: 'A record of the bulk export (one line of NDJSON).' },
+);
+export type ExportRecord = Static<typeof ExportRecord>;
+
 // The operator's catalog file: the CveRecord fields plus optional fields that feed search and never
 // appear in a CveRecord.
 export const CatalogRecord = Type.Object(

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CatalogFile, CatalogRecord, CatalogRemoval, CveRecord } from '../contract/index.js';
+import { type CatalogExport, exportSteps } from './catalog-export.js';
 import { type ChangeOrder, changeOrder } from './change-order.js';
 import { compareListingOrder } from './cve-id.js';
 import { Derived, derived } from './derived.js';
@@ -38,6 +39,8 @@ export interface Snapshot {
   readonly removed: readonly CatalogRemoval[];
   /** The records and removals in change order, built on first use. */
   readonly changes: Derived<ChangeOrder>;
+  /** The gzip NDJSON export, made on the first download; only ever `prepare()`d, never built in one go. */
+  readonly export: Derived<CatalogExport>;
 }
 
 export class DuplicateRecordError extends Error {
@@ -116,6 +119,7 @@ export function assembleSnapshot(parts: SnapshotParts): Snapshot {
     projects: derived(() => projectTable(table)),
     removed,
     changes: derived(() => changeOrder(table, removed)),
+    export: new Derived(() => exportSteps(table)),
   });
 }
 

@@ -18,6 +18,7 @@ import { MemoryRateStore, type RatePolicy, type RateStore } from './edge/rate-li
 import { registerRateLimit } from './edge/rate-limit/rate-limit.js';
 import { RedisRateStore } from './edge/rate-limit/redis-store.js';
 import { registerRequestLog } from './edge/request-log.js';
+import { feedsSurface } from './feeds/feeds-surface.js';
 import { mcpSurface } from './mcp/mcp-surface.js';
 import { restSurface } from './rest/rest-surface.js';
 import type { ServiceContext, SurfaceContext } from './shared/context.js';
@@ -25,7 +26,7 @@ import { describeService } from './shared/service-description.js';
 import { webSurface } from './web/web-surface.js';
 
 /** Every surface of the service, each a Fastify plugin given the same context. */
-const SURFACES = [restSurface, askSurface, mcpSurface, a2aSurface, discoverySurface, webSurface];
+const SURFACES = [restSurface, askSurface, mcpSurface, a2aSurface, discoverySurface, feedsSurface, webSurface];
 
 export interface ServerOptions {
   /** A pino logger; none means no logging. */

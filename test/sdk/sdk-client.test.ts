@@ -1,9 +1,10 @@
 // Issue 7, the SDK against a running service: every method, pagination to the end, batches over 50,
 // the stream of a search, and error answers as typed errors.
-import { CveRecordsClient, CveRecordsError, type SearchMessage } from '@public-cve-records/sdk';
+import { CveRecordsClient, CveRecordsError, type ExportRecord, type SearchMessage } from '@public-cve-records/sdk';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BATCH_MAX_IDS } from '../../src/contract/index.js';
+import { compareListingOrder } from '../../src/core/cve-id.js';
 import { buildTestApp, fixtureCatalog, fixtureOrder, loadDefaultCatalog } from '../support/app.js';
 
 let app: FastifyInstance;
@@ -147,6 +148,37 @@ describe('SDK: walks', () => {
     client = recordingClient();
     expect(await client.records.batchGet([])).toEqual({ records: [], missing: [] });
     expect(sent).toEqual([]);
+  });
+});
+
+describe('SDK: the export', () => {
+  it('records.export yields every record with its dates, read from one gzip download', async () => {
+    const codings: (string | null)[] = [];
+    const exporter = new CveRecordsClient({
+      baseUrl,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        codings.push(response.headers.get('content-encoding'));
+        return response;
+      },
+    });
+    const exported: ExportRecord[] = [];
+    for await (const record of exporter.records.export()) exported.push(record);
+    expect(codings).toEqual(['gzip']);
+
+    const catalog = await loadDefaultCatalog();
+    expect(exported.map((record) => record.id)).toEqual(
+      [...catalog.records].sort((a, b) => compareListingOrder(a.id, b.id)).map((r) => r.id),
+    );
+    const byId = new Map(catalog.records.map((record) => [record.id, record]));
+    for (const record of exported) {
+      const source = byId.get(record.id)!;
+      expect(record).toMatchObject({ project: source.project, status: source.status, url: source.url });
+      expect(record.published).toBe(source.published);
+      expect(record.modified === undefined ? undefined : Date.parse(record.modified)).toBe(
+        source.modified === undefined ? undefined : Date.parse(source.modified),
+      );
+    }
   });
 });
 

@@ -1,8 +1,10 @@
 // The client: one method per operation of the contract, plus the walks a caller would otherwise write
-// by hand (every page of a list, batches of any size, the events of a streamed search).
+// by hand (every page of a list, batches of any size, the events of a streamed search, the lines of the
+// export). The Atom feed is for feed readers and has no method.
 
 import { readServerSentEvents } from './event-stream.js';
 import { BATCH_MAX_IDS, CHANGES_LIMIT_MAX, PAGE_LIMIT_MAX, SEARCH_MESSAGE_TYPES } from './generated/contract.js';
+import { readLines } from './ndjson.js';
 import { type ClientOptions, type RequestOptions, Transport } from './transport.js';
 import type {
   BatchResponse,
@@ -10,6 +12,7 @@ import type {
   ChangesParams,
   CveRecord,
   CveRecordPage,
+  ExportRecord,
   Health,
   ListFilters,
   ListParams,
@@ -145,6 +148,26 @@ export class RecordsApi {
       answer.missing.push(...part.missing);
     }
     return answer;
+  }
+
+  /**
+   * `GET /api/v1/cve-records/export`: every record, with its `published` and `modified` dates, yielded as
+   * the download arrives. One request for the whole catalog; the service sends it gzip-compressed and
+   * fetch inflates it. Leaving the loop early, or aborting `options.signal`, closes the connection.
+   */
+  async *export(options: RequestOptions = {}): AsyncGenerator<ExportRecord> {
+    const { response, deadline } = await this.#transport.stream(
+      { method: 'GET', path: '/api/v1/cve-records/export', accept: 'application/x-ndjson' },
+      options,
+    );
+    try {
+      if (!response.body) return;
+      for await (const line of readLines(response.body)) yield JSON.parse(line) as ExportRecord;
+    } catch (error) {
+      throw deadline.failure(error, error instanceof SyntaxError ? 'invalid_response' : 'network_error');
+    } finally {
+      deadline.release();
+    }
   }
 }
 

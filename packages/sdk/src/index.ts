@@ -10,6 +10,7 @@ export type {
   CveRecord,
   CveRecordPage,
   ErrorResponse,
+  ExportRecord,
   Health,
   ListFilters,
   ListParams,

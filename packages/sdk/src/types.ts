@@ -8,6 +8,8 @@ export type RecordStatus = Schemas['RecordStatus'];
 export type CveRecord = Schemas['CveRecord'];
 export type Pagination = Schemas['Pagination'];
 export type CveRecordPage = Schemas['CveRecordPage'];
+/** A line of the export: a record with its `published` and `modified` dates when known. */
+export type ExportRecord = Schemas['ExportRecord'];
 export type BatchResponse = Schemas['BatchResponse'];
 export type RecordChange = Schemas['RecordChange'];
 export type RecordChangesPage = Schemas['RecordChangesPage'];

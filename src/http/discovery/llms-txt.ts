@@ -3,7 +3,7 @@
 // name a tool that does not exist.
 
 import type { ServiceConfig } from '../../config.js';
-import { BATCH_MAX_IDS, PAGE_LIMIT } from '../../contract/index.js';
+import { BATCH_MAX_IDS, FEED_ENTRIES, PAGE_LIMIT } from '../../contract/index.js';
 import { tools } from '../shared/agent-tools.js';
 import { PATHS, serviceLinks } from '../shared/paths.js';
 
@@ -44,6 +44,9 @@ a 429 carries \`Retry-After\` (seconds).
   newest first; pass \`pagination.nextCursor\` back as \`cursor\` until it is null.
 - One record: \`GET ${links.records}/{id}\`.
 - Up to ${BATCH_MAX_IDS} records at once: \`POST ${links.records}/batch\` with \`{"recordIds": [...]}\`.
+- [Export](${links.export}): every record in one download, NDJSON (gzip with \`Accept-Encoding: gzip\`), one
+  request; keep its \`ETag\` and send \`If-None-Match\` to download again only when the catalog changed.
+- [Atom feed](${links.feed}) of the ${FEED_ENTRIES} most recently published records; \`?project=\` for one project.
 - [Search](${links.ask}): NLWeb \`?query=\`, JSON or Server-Sent Events, results scored 0 to 1.
 - [Capabilities](${links.capabilities}), [health](${links.health}), [sandbox](${links.sandbox}).
 

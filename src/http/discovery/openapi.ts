@@ -18,8 +18,10 @@ import {
   CveRecordPage,
   type ErrorCode,
   ErrorResponse,
+  ExportRecord,
   errorCatalog,
   Health,
+  NDJSON_MEDIA_TYPE,
   NlwebItem,
   NlwebResponse,
   NlwebResult,
@@ -43,6 +45,7 @@ const namedSchemas: Record<string, TSchema> = {
   CveRecord,
   Pagination,
   CveRecordPage,
+  ExportRecord,
   BatchRequest,
   BatchResponse,
   RecordChange,
@@ -116,9 +119,14 @@ const headers: Record<string, Json> = {
   },
   ETag: {
     description:
-      'Strong validator of this representation: `"<first 8 characters of the dataset version>-<hash of the bytes>"`. Send it back as `If-None-Match` to get 304 when nothing changed.',
+      'Strong validator of this representation: `"<first 8 characters of the dataset version>-<hash of the bytes>"`, or for the export and the feeds `"<dataset version>-<service version>"`; `-gzip` or `-br` is appended for a compressed answer. Send it back as `If-None-Match` to get 304 when nothing changed.',
     required: true,
-    schema: { type: 'string', examples: ['"4f1c2a9b-Vq3pXo8d1bN6sJkR0aLmTw"'] },
+    schema: { type: 'string', examples: ['"4f1c2a9b-Vq3pXo8d1bN6sJkR0aLmTw"', '"Xq0dV2kFh7Lm1NcA-1.0.0-gzip"'] },
+  },
+  'Last-Modified': {
+    description: 'When the service loaded the dataset version served (an HTTP date). Send it back as `If-Modified-Since`.',
+    required: true,
+    schema: { type: 'string', examples: ['Fri, 24 Jan 2025 06:00:00 GMT'] },
   },
   'Cache-Control': {
     description: '`public, max-age=<seconds>` on cacheable answers (records and documents); `no-store` on everything else.',
@@ -169,7 +177,7 @@ export function buildOpenApiDocument(config: ServiceConfig): Json {
     servers: [{ url: config.baseUrl }],
     tags: [
       { name: 'Service', description: 'Health, capabilities and the contract sandbox.' },
-      { name: 'Records', description: 'Cleared CVE records: list, get one, batch get.' },
+      { name: 'Records', description: 'Cleared CVE records: list, get one, batch get, export, and an Atom feed of new ones.' },
       { name: 'Search', description: 'Natural-language search (NLWeb).' },
     ],
     paths,
@@ -183,12 +191,14 @@ export function buildOpenApiDocument(config: ServiceConfig): Json {
 
 function operationObject(op: Operation, toRef: (schema: TSchema) => Json): Json {
   const versioned = op.path.startsWith(`${API_PREFIX}/`);
-  const cacheable = op.caching === 'public';
+  const cacheable = op.caching !== 'no-store';
+  const datasetTagged = op.caching === 'dataset';
   const successHeaders = [
     'X-Request-Id',
     ...rateLimitHeaders,
     'Cache-Control',
     ...(cacheable ? ['ETag'] : []),
+    ...(datasetTagged ? ['Last-Modified'] : []),
     ...(versioned ? lifecycleHeaderNames : []),
   ];
   const responses: Json = {
@@ -196,7 +206,7 @@ function operationObject(op: Operation, toRef: (schema: TSchema) => Json): Json 
       description: op.eventStream ? `${op.success.description} ${op.eventStream.description}` : op.success.description,
       headers: headerRefs(successHeaders),
       content: {
-        'application/json': { schema: toRef(op.success.schema) },
+        ...successContent(op, toRef),
         ...(op.eventStream
           ? {
               'text/event-stream': {
@@ -215,7 +225,7 @@ function operationObject(op: Operation, toRef: (schema: TSchema) => Json): Json 
   };
   if (cacheable) {
     responses[304] = {
-      description: 'Not Modified: the representation named by `If-None-Match` is still current. No body.',
+      description: `Not Modified: the representation named by \`If-None-Match\`${datasetTagged ? ' (or, without it, `If-Modified-Since`)' : ''} is still current. No body.`,
       headers: headerRefs(successHeaders),
     };
   }
@@ -232,12 +242,36 @@ function operationObject(op: Operation, toRef: (schema: TSchema) => Json): Json 
       ...parametersOf(op.query, 'query', toRef),
       ...parametersOf(op.headers, 'header', toRef),
       ...(cacheable ? [ifNoneMatch] : []),
+      ...(datasetTagged ? [ifModifiedSince] : []),
     ],
     ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: toRef(op.body) } } } } : {}),
     responses,
     'x-lifecycle': { status: 'active', minimumSunsetNoticeDays: 90 },
   };
 }
+
+/**
+ * JSON by default. NDJSON is a string whose every line `x-itemSchema` describes (the `itemSchema` of
+ * OpenAPI 3.2, which 3.1 lacks); another media type is the schema as given.
+ */
+function successContent(op: Operation, toRef: (schema: TSchema) => Json): Json {
+  const { mediaType = 'application/json', schema } = op.success;
+  if (mediaType !== NDJSON_MEDIA_TYPE) return { [mediaType]: { schema: toRef(schema) } };
+  return {
+    [mediaType]: {
+      schema: { type: 'string', description: 'One JSON object per line, each ending with a line feed.' },
+      'x-itemSchema': toRef(schema),
+    },
+  };
+}
+
+const ifModifiedSince: Json = {
+  name: 'If-Modified-Since',
+  in: 'header',
+  required: false,
+  description: 'The `Last-Modified` of the copy the client holds; ignored when `If-None-Match` is sent. Unchanged since: 304, no body.',
+  schema: { type: 'string' },
+};
 
 const ifNoneMatch: Json = {
   name: 'If-None-Match',

@@ -1,11 +1,18 @@
 // HTTP caching. Records and documents only change when the dataset or the service does, so their GET
 // answers carry a strong ETag and a public max-age, and a client that already holds the representation
 // gets 304 with no body. Everything else (errors, batch, search, health) says `no-store`.
+//
+// Most answers are tagged by hashing their bytes here. The export and the feeds (`dataset` routes) are
+// tagged by the dataset version instead, by their handler before anything is built: the export is
+// megabytes no one should hash per request, and a feed reader's poll is then a 304 for the price of a
+// header comparison.
 import { createHash } from 'node:crypto';
 import compress from '@fastify/compress';
-import type { FastifyInstance, onSendHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
+import type { Snapshot } from '../../core/snapshot.js';
+import { SERVICE_VERSION } from '../../version.js';
 
-export type CachePolicy = 'public' | 'no-store';
+export type CachePolicy = 'public' | 'dataset' | 'no-store';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -58,11 +65,44 @@ function registerCodingInEntityTag(app: FastifyInstance): void {
   });
 }
 
+/**
+ * For `dataset` routes: sets the validators of the snapshot being answered from (ETag: its version and
+ * the service's, whose code makes the representation; Last-Modified: when it was loaded) and, when the
+ * client holds that version already, answers 304. Returns whether it did; the handler then builds nothing.
+ */
+export function answeredNotModified(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  snapshot: Pick<Snapshot, 'version' | 'loadedAt'>,
+  /** The coding the handler sends its answer in, if any, so that a 304 names it as the 200 would. */
+  coding?: 'gzip',
+): boolean {
+  const etag = codedTag(`"${snapshot.version}-${SERVICE_VERSION}"`, coding);
+  // HTTP dates count whole seconds.
+  const lastModified = Math.floor(snapshot.loadedAt.getTime() / 1000) * 1000;
+  reply.header('etag', etag).header('last-modified', new Date(lastModified).toUTCString());
+  const ifNoneMatch = request.headers['if-none-match'];
+  // RFC 9110 §13.1.3: If-Modified-Since is ignored when If-None-Match is present.
+  const current =
+    ifNoneMatch === undefined ? lastModified <= Date.parse(request.headers['if-modified-since'] ?? '') : noneMatch(ifNoneMatch, etag);
+  if (current) reply.code(304).send();
+  return current;
+}
+
 export function registerCaching(app: FastifyInstance, maxAgeSeconds: number, datasetVersion: () => string): void {
   const publicControl = `public, max-age=${maxAgeSeconds}`;
   app.addHook('onSend', (request, reply, payload, done) => {
+    const policy = request.routeOptions.config?.caching;
+    const tagged = reply.getHeader('etag');
+    if (policy === 'dataset' && typeof tagged === 'string' && (reply.statusCode === 200 || reply.statusCode === 304)) {
+      // Tagged by the handler (answeredNotModified), which has answered 304 itself if it had to.
+      reply.header('etag', codedTag(tagged, reply.getHeader('content-encoding')));
+      reply.header('cache-control', publicControl);
+      if (reply.statusCode === 200) return done(null, payload);
+      return notModified(request, reply, done);
+    }
     const cacheable =
-      request.routeOptions.config?.caching === 'public' &&
+      policy === 'public' &&
       reply.statusCode === 200 &&
       (request.method === 'GET' || request.method === 'HEAD') &&
       (typeof payload === 'string' || Buffer.isBuffer(payload));
@@ -77,11 +117,15 @@ export function registerCaching(app: FastifyInstance, maxAgeSeconds: number, dat
     reply.header('cache-control', publicControl);
     if (!noneMatch(request.headers['if-none-match'], etag)) return done(null, payload);
     reply.code(304);
-    reply.removeHeader('content-type');
-    reply.removeHeader('content-length');
-    // Fastify's HEAD handling, which runs after this hook, expects `undefined` for "no body".
-    done(null, request.method === 'HEAD' ? undefined : null);
+    notModified(request, reply, done);
   });
+}
+
+function notModified(request: FastifyRequest, reply: FastifyReply, done: (error: null, payload: unknown) => void): void {
+  reply.removeHeader('content-type');
+  reply.removeHeader('content-length');
+  // Fastify's HEAD handling, which runs after this hook, expects `undefined` for "no body".
+  done(null, request.method === 'HEAD' ? undefined : null);
 }
 
 const COMPRESSION_THRESHOLD_BYTES = 1024;

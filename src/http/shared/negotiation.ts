@@ -1,5 +1,6 @@
-// Content negotiation for the paths that serve people and programs alike: `/` (the page, or the JSON
-// index) and `/docs` (the reference viewer, or the Markdown guide).
+// Content negotiation: for the paths that serve people and programs alike, `/` (the page, or the JSON
+// index) and `/docs` (the reference viewer, or the Markdown guide); and for answers kept already
+// compressed (the page assets, the export), which codings a client accepts.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 interface MediaRange {
@@ -58,4 +59,15 @@ export function byAccept(type: string, page: Handler, document: Handler): Handle
     reply.header('vary', 'Accept');
     return negotiate(request.headers.accept, [type, 'text/html']) === 'text/html' ? page(request, reply) : document(request, reply);
   };
+}
+
+/** The content codings an Accept-Encoding header accepts, in lower case (a `q=0` refuses a coding). */
+export function acceptedCodings(header: string | undefined): ReadonlySet<string> {
+  return new Set(
+    (header ?? '')
+      .split(',')
+      .map((part) => part.trim().split(';'))
+      .filter(([, q]) => !q || !/^\s*q=0(\.0*)?\s*$/.test(q))
+      .map(([name]) => name!.trim().toLowerCase()),
+  );
 }

@@ -16,6 +16,8 @@ export const PATHS = {
   capabilities: operationPath('getServiceCapabilities'),
   sandbox: operationPath('getPublicApiSandbox'),
   records: operationPath('listPublicCveRecords'),
+  export: operationPath('exportPublicCveRecords'),
+  feed: operationPath('getPublishedRecordsFeed'),
   ask: operationPath('searchPublicRecordsWithNlweb'),
   sites: operationPath('listNlwebSites'),
   openapi: '/openapi.json',
@@ -43,6 +45,11 @@ export function recordPagePath(id: string): string {
   return `${PATHS.recordPages}/${encodeURIComponent(id)}`;
 }
 
+/** The path of the Atom feed of newly published records: the whole catalog's, or one project's. */
+export function feedPath(project?: string): string {
+  return project === undefined ? PATHS.feed : `${PATHS.feed}?project=${encodeURIComponent(project)}`;
+}
+
 /** Absolute links to the documents and endpoints of the service, as capabilities, the sandbox and `/` list them. */
 export function serviceLinks(baseUrl: string): Record<string, string> {
   const at = (path: string) => `${baseUrl}${path}`;
@@ -54,6 +61,8 @@ export function serviceLinks(baseUrl: string): Record<string, string> {
     capabilities: at(PATHS.capabilities),
     sandbox: at(PATHS.sandbox),
     records: at(PATHS.records),
+    export: at(PATHS.export),
+    feed: at(PATHS.feed),
     ask: at(PATHS.ask),
     mcp: at(PATHS.mcp),
     a2a: at(PATHS.a2a),

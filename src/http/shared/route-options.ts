@@ -13,7 +13,8 @@ export function operationRoute(operation: Operation, handler: Handler): RouteOpt
       ...(operation.query ? { querystring: operation.query } : {}),
       ...(operation.headers ? { headers: operation.headers } : {}),
       ...(operation.body ? { body: operation.body } : {}),
-      response: { 200: operation.success.schema },
+      // Answers of another media type (the export, the feeds) are bytes the handler makes, not objects to serialize.
+      ...(operation.success.mediaType ? {} : { response: { 200: operation.success.schema } }),
     },
     config: { caching: operation.caching },
     ...(operation.query ? { preValidation: rejectRepeatedParameters } : {}),

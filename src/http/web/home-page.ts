@@ -57,7 +57,10 @@ ${results}`;
     return sendPage(
       reply,
       status,
-      renderPage({ title: titleOf(view), description: 'Search and browse cleared CVE records.', main, section: PATHS.home }, snapshot),
+      renderPage(
+        { title: titleOf(view), description: 'Search and browse cleared CVE records.', main, section: PATHS.home, project: view.project },
+        snapshot,
+      ),
     );
   };
 }

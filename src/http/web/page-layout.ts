@@ -1,7 +1,7 @@
 // The frame of every page: head, site header, footer, and the headers an HTML answer needs.
 import type { FastifyReply } from 'fastify';
 import type { Snapshot } from '../../core/snapshot.js';
-import { PATHS } from '../shared/paths.js';
+import { feedPath, PATHS } from '../shared/paths.js';
 import { PAGE_CSP } from './content-security-policy.js';
 import { type Html, html } from './html.js';
 
@@ -13,6 +13,8 @@ export interface Page {
   readonly main: Html;
   /** The entry of the site navigation this page belongs to. */
   readonly section?: SiteSection;
+  /** The project the page is about, whose Atom feed it offers besides the whole catalog's. */
+  readonly project?: string | undefined;
 }
 
 const SITE_SECTIONS = [
@@ -49,7 +51,13 @@ export function renderPage(page: Page, snapshot: Snapshot): Html {
 <link rel="stylesheet" href="${PATHS.webAssets}/page.css">
 <link rel="alternate" type="application/json" href="${PATHS.records}" title="Records as JSON">
 <link rel="service-desc" type="application/openapi+json" href="${PATHS.openapi}">
-<script src="${PATHS.webAssets}/page.js" defer></script>
+<link rel="alternate" type="application/atom+xml" href="${feedPath()}" title="Newly published CVE records">
+${
+  page.project === undefined
+    ? ''
+    : html`<link rel="alternate" type="application/atom+xml" href="${feedPath(page.project)}" title="Newly published CVE records: ${page.project}">
+`
+}<script src="${PATHS.webAssets}/page.js" defer></script>
 <script src="${PATHS.browserTools}" defer></script>
 </head>
 <body>
@@ -61,7 +69,8 @@ ${page.main}
 <p>${snapshot.size.toLocaleString('en-US')} cleared CVE records, last verified ${snapshot.lastVerified}. Read-only: no sign-in, no
 writes. Public access to a record is not authorization for security testing.</p>
 <p><a href="${PATHS.apiReference}">API reference</a> · <a href="${PATHS.apiGuide}">API guide</a> · <a href="${PATHS.openapi}">OpenAPI 3.1</a> ·
-<a href="${PATHS.lifecyclePolicy}">Lifecycle policy</a> · <a href="${PATHS.browserTools}">Browser tools (WebMCP)</a></p>
+<a href="${PATHS.lifecyclePolicy}">Lifecycle policy</a> · <a href="${PATHS.browserTools}">Browser tools (WebMCP)</a> ·
+<a href="${feedPath()}" type="application/atom+xml">Atom feed</a> · <a href="${PATHS.export}" type="application/x-ndjson" download>Export (NDJSON)</a></p>
 </footer>
 <p id="live-status" class="visually-hidden" role="status" aria-live="polite"></p>
 </body>

@@ -38,6 +38,10 @@ ${summary ? html`<dt>Summary</dt><dd class="summary-text">${summary}</dd>` : ''}
 <dd><a href="${json}" type="application/json"><code>${json}</code></a></dd>
 </dl>`;
     const description = `${record.id}, ${record.project}: ${STATUS_EXPLANATIONS[record.status]}`;
-    return sendPage(reply, 200, renderPage({ title: `${record.id} (${record.project})`, description, main }, snapshot));
+    return sendPage(
+      reply,
+      200,
+      renderPage({ title: `${record.id} (${record.project})`, description, main, project: record.project }, snapshot),
+    );
   };
 }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
+import { acceptedCodings } from '../shared/negotiation.js';
 
 export interface Asset {
   readonly path: string;
@@ -55,15 +56,9 @@ type Coding = 'br' | 'gzip';
 /** Quality 5: most of brotli's gain at a small fraction of the time of its default 11. */
 const BROTLI_ONCE = { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } };
 
-/** Brotli, else gzip, when the client accepts it (a `q=0` refuses a coding). */
+/** Brotli, else gzip, when the client accepts it. */
 function preferredCoding(header: string | undefined): Coding | undefined {
-  const accepted = new Set(
-    (header ?? '')
-      .split(',')
-      .map((part) => part.trim().split(';'))
-      .filter(([, q]) => !q || !/^\s*q=0(\.0*)?\s*$/.test(q))
-      .map(([name]) => name!.trim().toLowerCase()),
-  );
+  const accepted = acceptedCodings(header);
   if (accepted.has('br')) return 'br';
   if (accepted.has('gzip')) return 'gzip';
   return undefined;

@@ -46,6 +46,8 @@ const cases: Case[] = [
   ['/ask', 'GET', '/ask'],
   ['/ask', 'GET', `/ask?query=${'x'.repeat(600)}`],
   ['/ask', 'GET', '/ask?nope=1'],
+  ['/feeds/records.atom', 'GET', '/feeds/records.atom?nope=1'],
+  ['/feeds/records.atom', 'GET', '/feeds/records.atom?project=a&project=b'],
 ];
 
 describe('the served OpenAPI document', () => {
@@ -69,6 +71,8 @@ describe('the served OpenAPI document', () => {
         'searchPublicRecordsWithNlwebPost',
         // Compatible additions within v1.
         'listPublicCveRecordChanges',
+        'exportPublicCveRecords',
+        'getPublishedRecordsFeed',
       ].sort(),
     );
   });
@@ -82,6 +86,8 @@ describe('the served OpenAPI document', () => {
     ['/ask', 'get', [200, 400, 404, 405, ...anyRequest]],
     ['/api/v1/health', 'get', [200, 400, 405, ...anyRequest]],
     ['/api/v1/cve-records/changes', 'get', [200, 304, 400, 405, ...anyRequest]],
+    ['/api/v1/cve-records/export', 'get', [200, 304, 400, 405, ...anyRequest]],
+    ['/feeds/records.atom', 'get', [200, 304, 400, 405, ...anyRequest]],
   ])('documents the status codes of %s %s (spec rule 5)', (path, method, statuses) => {
     expect(contract.documentedStatuses(path, method).sort()).toEqual(statuses.sort());
   });
