@@ -5,6 +5,7 @@ import type { Static, TSchema } from 'typebox';
 import {
   BatchRequest,
   BatchResponse,
+  ChangesQuery,
   ConnectorDocument,
   ConnectorFetchArguments,
   ConnectorSearchArguments,
@@ -13,6 +14,7 @@ import {
   CveRecordPage,
   ListQuery,
   NoArguments,
+  RecordChangesPage,
   RecordIdParams,
   RecordSearchArguments,
   RecordSearchResults,
@@ -21,6 +23,7 @@ import {
   ServiceInfo,
 } from '../../contract/index.js';
 import { batchGet } from '../../core/batch.js';
+import { listChanges } from '../../core/changes.js';
 import { listRecords } from '../../core/list.js';
 import { capabilities, health, sandbox } from '../../core/service-info.js';
 import type { RecordEntry } from '../../core/snapshot.js';
@@ -115,6 +118,19 @@ export const tools: readonly Tool[] = [
     output: BatchResponse,
     arguments: 'body',
     run: ({ recordIds }, ctx) => batchGet(ctx.store.current, recordIds),
+  }),
+  tool({
+    name: 'list_cve_record_changes',
+    title: 'What changed since a point',
+    description:
+      'Lists the records added or changed, and the records removed (rejected upstream), after `since`, oldest first, ' +
+      '`limit` (1 to 1,000) at a time. `since` is the `pagination.next` of an earlier answer, or a date or date-time ' +
+      'such as "2025-01-20"; without it the feed starts at the oldest change. Keep `pagination.next` to ask again ' +
+      'later for only what changed in between. The same answer as GET /api/v1/cve-records/changes.',
+    input: ChangesQuery,
+    output: RecordChangesPage,
+    arguments: 'querystring',
+    run: (query, ctx) => listChanges(ctx.store.current, query, ctx.cursors),
   }),
   tool({
     name: 'search_cve_records',

@@ -45,6 +45,7 @@ const CALLS: Record<string, Record<string, unknown>> = {
   get_cve_record: { recordId: 'CVE-2025-9999' },
   batch_get_cve_records: { recordIds: ['CVE-2025-9999', 'CVE-1999-0001'] },
   search_cve_records: { query: 'curl', limit: 3 },
+  list_cve_record_changes: { limit: 3 },
   get_service_info: {},
 };
 
@@ -60,6 +61,8 @@ const MISTAKES: [tool: string, args: Record<string, unknown>, code: string][] = 
   ['batch_get_cve_records', { recordIds: ['CVE-2025-9999', 'CVE-2025-9999'] }, 'invalid_body'],
   ['batch_get_cve_records', { recordIds: [] }, 'invalid_body'],
   ['search', {}, 'invalid_parameter'],
+  ['list_cve_record_changes', { since: 'yesterday' }, 'invalid_cursor'],
+  ['list_cve_record_changes', { limit: 5000 }, 'invalid_parameter'],
   ['get_service_info', { verbose: true }, 'unknown_parameter'],
 ];
 

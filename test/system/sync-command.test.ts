@@ -1,0 +1,123 @@
+// Issue 14, `cve-records sync` as operators run it: a sync killed at any point and rerun ends in the same
+// catalog as one uninterrupted run; `sync --follow` beside `serve` keeps a running service current.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, runCli, startServer } from '../support/cli.js';
+import { type UpstreamRecord, writeBaseline, writeDelta } from '../support/upstream.js';
+
+const D1 = '2026-11-20';
+const D2 = '2026-11-21';
+
+/** Enough records that each step takes a while, so kills land inside steps as well as between them. */
+function records(from: number, count: number, updated: string, product = 'widget'): UpstreamRecord[] {
+  return Array.from({ length: count }, (_, i) => ({ id: `CVE-2026-${from + i}`, product: `${product}${i % 40}`, vendor: 'acme', updated }));
+}
+
+function publishScript(dir: string): void {
+  writeBaseline(dir, D1, records(10_000, 2500, '2026-11-19T10:00:00.000Z'));
+  writeDelta(dir, `${D1}_delta_CVEs_at_0100Z.zip`, records(20_000, 500, '2026-11-20T00:30:00.000Z', 'gadget'));
+  writeDelta(dir, `${D1}_delta_CVEs_at_0300Z.zip`, [
+    ...records(20_000, 500, '2026-11-20T00:30:00.000Z', 'gadget'),
+    ...records(10_000, 300, '2026-11-20T02:00:00.000Z', 'renamed'),
+    { id: 'CVE-2026-10500', state: 'REJECTED', updated: '2026-11-20T02:30:00.000Z' },
+  ]);
+  writeDelta(dir, `${D2}_delta_CVEs_at_0100Z.zip`, records(30_000, 800, '2026-11-21T00:30:00.000Z', 'sprocket'));
+}
+
+/** The catalog as written, but for the time the last sync finished. */
+function catalogState(path: string): unknown {
+  const catalog = JSON.parse(gunzipSync(readFileSync(path)).toString('utf8'));
+  delete catalog.sync.syncedAt;
+  return catalog;
+}
+
+const syncArgs = (dir: string, out: string) => [
+  'sync',
+  dir,
+  '--catalog',
+  join(out, 'catalog.json.gz'),
+  '--out',
+  join(out, 'served.snapshot'),
+  '--workers',
+  '1',
+];
+
+describe('cve-records sync, stopped anywhere', () => {
+  let upstream: string;
+  let expected: unknown;
+  let expectedSnapshot: Buffer;
+  let runMs: number;
+
+  beforeAll(async () => {
+    upstream = mkdtempSync(join(tmpdir(), 'upstream-'));
+    publishScript(upstream);
+    const out = mkdtempSync(join(tmpdir(), 'sync-'));
+    const started = Date.now();
+    const run = await runCli(syncArgs(upstream, out));
+    runMs = Date.now() - started;
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout.match(/applied /g)).toHaveLength(3);
+    expected = catalogState(join(out, 'catalog.json.gz'));
+    expectedSnapshot = readFileSync(join(out, 'served.snapshot'));
+  }, 120_000);
+
+  it('ends, after a kill at any point and a rerun, in the catalog and snapshot of one uninterrupted run', async () => {
+    const fractions = [0.2, 0.45, 0.7, 0.9];
+    for (const fraction of fractions) {
+      const out = mkdtempSync(join(tmpdir(), 'sync-killed-'));
+      const child = spawn(process.execPath, [BIN, ...syncArgs(upstream, out)], { stdio: 'ignore' });
+      await new Promise((resolve) => setTimeout(resolve, runMs * fraction));
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      const rerun = await runCli(syncArgs(upstream, out));
+      expect(rerun.code, rerun.stdout + rerun.stderr).toBe(0);
+      expect(catalogState(join(out, 'catalog.json.gz')), `killed at ${fraction}`).toEqual(expected);
+      expect(readFileSync(join(out, 'served.snapshot')).equals(expectedSnapshot), `snapshot after a kill at ${fraction}`).toBe(true);
+      // And a third run has nothing to do.
+      const again = await runCli(syncArgs(upstream, out));
+      expect(again.stdout).toMatch(/up to date/);
+    }
+  }, 240_000);
+});
+
+describe('sync --follow beside serve', () => {
+  let follower: ChildProcess | undefined;
+  let stopServer: (() => Promise<unknown>) | undefined;
+  afterAll(async () => {
+    follower?.kill('SIGTERM');
+    await stopServer?.();
+  });
+
+  it('serves a record published upstream within one poll interval, and lists it in the change feed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'upstream-'));
+    const out = mkdtempSync(join(tmpdir(), 'follow-'));
+    writeBaseline(dir, D1, records(10_000, 50, '2026-11-19T10:00:00.000Z'));
+    const first = await runCli(syncArgs(dir, out));
+    expect(first.code, first.stderr).toBe(0);
+    const server = await startServer(['--records', join(out, 'served.snapshot'), '--rate-limit-max', '0']);
+    stopServer = server.stop;
+    const before = await (await fetch(`${server.baseUrl}/api/v1/cve-records/changes?limit=1000`)).json();
+    follower = spawn(process.execPath, [BIN, ...syncArgs(dir, out), '--follow', '--interval', '1'], { stdio: 'ignore' });
+
+    const published = Date.now();
+    writeDelta(dir, `${D1}_delta_CVEs_at_0500Z.zip`, [
+      { id: 'CVE-2026-99999', product: 'brand-new', vendor: 'acme', updated: '2026-11-20T04:59:00.000Z' },
+    ]);
+    let status = 0;
+    while (status !== 200 && Date.now() - published < 20_000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      status = (await fetch(`${server.baseUrl}/api/v1/cve-records/CVE-2026-99999`)).status;
+    }
+    expect(status).toBe(200);
+    // One poll interval, plus the step and the server's reload of the snapshot.
+    expect(Date.now() - published).toBeLessThan(5_000);
+    const after = await (
+      await fetch(`${server.baseUrl}/api/v1/cve-records/changes?since=${encodeURIComponent(before.pagination.next)}`)
+    ).json();
+    expect(after.changes.map((change: { id: string }) => change.id)).toEqual(['CVE-2026-99999']);
+  }, 60_000);
+});
