@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordChangesPage } from '../../src/contract/index.js';
 import { BIN, runCli, startServer } from '../support/cli.js';
 import { type UpstreamRecord, writeBaseline, writeDelta } from '../support/upstream.js';
 
@@ -100,7 +101,7 @@ describe('sync --follow beside serve', () => {
     expect(first.code, first.stderr).toBe(0);
     const server = await startServer(['--records', join(out, 'served.snapshot'), '--rate-limit-max', '0']);
     stopServer = server.stop;
-    const before = await (await fetch(`${server.baseUrl}/api/v1/cve-records/changes?limit=1000`)).json();
+    const before = (await (await fetch(`${server.baseUrl}/api/v1/cve-records/changes?limit=1000`)).json()) as RecordChangesPage;
     follower = spawn(process.execPath, [BIN, ...syncArgs(dir, out), '--follow', '--interval', '1'], { stdio: 'ignore' });
 
     const published = Date.now();
@@ -118,6 +119,6 @@ describe('sync --follow beside serve', () => {
     const after = await (
       await fetch(`${server.baseUrl}/api/v1/cve-records/changes?since=${encodeURIComponent(before.pagination.next)}`)
     ).json();
-    expect(after.changes.map((change: { id: string }) => change.id)).toEqual(['CVE-2026-99999']);
+    expect(after.changes.map((change) => change.id)).toEqual(['CVE-2026-99999']);
   }, 60_000);
 });
