@@ -116,9 +116,8 @@ describe('sync --follow beside serve', () => {
     expect(status).toBe(200);
     // One poll interval, plus the step and the server's reload of the snapshot.
     expect(Date.now() - published).toBeLessThan(5_000);
-    const after = await (
-      await fetch(`${server.baseUrl}/api/v1/cve-records/changes?since=${encodeURIComponent(before.pagination.next)}`)
-    ).json();
+    const feed = await fetch(`${server.baseUrl}/api/v1/cve-records/changes?since=${encodeURIComponent(before.pagination.next)}`);
+    const after = (await feed.json()) as RecordChangesPage;
     expect(after.changes.map((change) => change.id)).toEqual(['CVE-2026-99999']);
   }, 60_000);
 });
