@@ -52,7 +52,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'import':
         return await runImport(rest, process.env);
       case 'sync':
-        return await runSync(rest);
+        return await runSync(rest, process.env);
       case 'validate':
         return await runValidate(rest);
       case 'db':

@@ -14,8 +14,9 @@ import { type AppliedStep, syncSteps } from '../import/sync/sync.js';
 import { type Upstream, UpstreamError } from '../import/sync/upstream.js';
 import { readCatalogFile } from '../sources/catalog-file.js';
 import { findCatalogProblems } from '../sources/catalog-validation.js';
+import { applyToDatabase } from '../sources/postgres/database.js';
 import { isoDate, readSelection, SELECTION_HELP, SELECTION_OPTIONS, type Selection } from './selection-options.js';
-import { UsageError } from './serve-options.js';
+import { databaseUrl, UsageError } from './serve-options.js';
 
 export const SYNC_HELP = `Usage: cve-records sync <upstream> --catalog FILE [options]
 
@@ -36,6 +37,10 @@ Options:
   --out FILE             also write the catalog here after each step, e.g. a .snapshot the server reads;
                          repeatable
   --last-verified DATE   lastVerified of a catalog created here (default: today, UTC)
+  --to-database          also apply each step to PostgreSQL (--database-url or CVE_RECORDS_DATABASE_URL): the
+                         records it changed and removed, in one transaction; replicas serving the database
+                         follow it
+  --database-url URL     PostgreSQL to apply the steps to
 ${SELECTION_HELP}
   --follow               keep syncing, every --interval seconds, until stopped (SIGTERM or SIGINT)
   --interval SECONDS     time between syncs with --follow (default 300; upstream changes every few minutes)
@@ -44,7 +49,7 @@ ${SELECTION_HELP}
 
 const DEFAULT_INTERVAL_S = 300;
 
-export async function runSync(args: string[]): Promise<number> {
+export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -54,6 +59,8 @@ export async function runSync(args: string[]): Promise<number> {
       catalog: { type: 'string' },
       out: { type: 'string', multiple: true },
       'last-verified': { type: 'string' },
+      'to-database': { type: 'boolean' },
+      'database-url': { type: 'string' },
       follow: { type: 'boolean' },
       interval: { type: 'string' },
       help: { type: 'boolean' },
@@ -73,10 +80,12 @@ export async function runSync(args: string[]): Promise<number> {
   const interval = values.interval === undefined ? DEFAULT_INTERVAL_S : Number(values.interval);
   if (!Number.isFinite(interval) || interval < 1) throw new UsageError(`--interval: expected seconds, got "${values.interval}"`);
   const lastVerified = isoDate('last-verified', values['last-verified']);
+  const database = values['to-database'] ? databaseUrl(values['database-url'] ?? env.CVE_RECORDS_DATABASE_URL) : undefined;
+  if (values['to-database'] && !database) throw new UsageError('--to-database needs --database-url or CVE_RECORDS_DATABASE_URL');
   const selection = await readSelection(values);
   const upstream = upstreamOf(source, catalogPath);
 
-  const once = () => syncOnce(upstream, catalogPath, outs, selection, lastVerified);
+  const once = () => syncOnce(upstream, { catalogPath, outs, database }, selection, lastVerified);
   if (!values.follow) return once();
 
   let stopping = false;
@@ -107,10 +116,16 @@ function upstreamOf(source: string, catalogPath: string): Upstream {
   return existsSync(join(source, '.git')) && existsSync(join(source, 'cves')) ? checkout(source) : releaseFolder(source);
 }
 
+interface Targets {
+  /** The catalog that holds the cursor: written last, so every other target is at least as far along. */
+  readonly catalogPath: string;
+  readonly outs: readonly string[];
+  readonly database: string | undefined;
+}
+
 async function syncOnce(
   upstream: Upstream,
-  catalogPath: string,
-  outs: readonly string[],
+  { catalogPath, outs, database }: Targets,
   selection: Selection,
   lastVerified: string | undefined,
 ): Promise<number> {
@@ -125,7 +140,9 @@ async function syncOnce(
         throw new UpstreamError(
           `${step.label}: the synced catalog is invalid (${problems[0]!.pointer}: ${problems[0]!.problem}); nothing written`,
         );
-      // The other outputs first, the catalog with its cursor last: a stop in between redoes the step.
+      // The other targets first, the catalog with its cursor last: a stop in between redoes the step, which
+      // changes nothing already applied.
+      if (database) await applyToDatabase(database, changesOf(step));
       for (const out of outs) await writeCatalogFile(out, step.catalog);
       await writeCatalogFile(catalogPath, step.catalog);
       log(stepSummary(step));
@@ -144,6 +161,16 @@ async function syncOnce(
     log(`up to date (${describeCursor(start)})`);
   }
   return 0;
+}
+
+/** What a step changed, as rows to write and ids to delete. */
+function changesOf({ catalog, report }: AppliedStep) {
+  const changed = new Set([...report.added, ...report.updated, ...report.published]);
+  return {
+    lastVerified: catalog.lastVerified,
+    upsert: catalog.records.filter((record) => changed.has(record.id)),
+    remove: report.removed,
+  };
 }
 
 function stepSummary({ label, catalog, report, result }: AppliedStep): string {

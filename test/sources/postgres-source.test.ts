@@ -2,6 +2,9 @@
 // change within a second, a lost connection survived, and an unreachable database at start.
 
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog, migrate, upsertCatalog } from '../../src/sources/postgres/database.js';
@@ -9,6 +12,7 @@ import { loadDefaultCatalog } from '../support/app.js';
 import { type Running, runCli, startServer } from '../support/cli.js';
 import { fixturePath, repositoryPath } from '../support/paths.js';
 import { requirePostgres, TEST_DATABASE_URL } from '../support/services.js';
+import { writeBaseline, writeDelta } from '../support/upstream.js';
 
 const BASE_URL = TEST_DATABASE_URL;
 const schema = `cve_test_${randomBytes(4).toString('hex')}`;
@@ -111,6 +115,28 @@ describe('PostgreSQL source', () => {
     expect(a!.output()).toContain('PostgreSQL connection lost');
     await admin.query(`UPDATE cve_records SET project = 'After Reconnect' WHERE id = 'CVE-2023-5365'`);
     await until(async () => (await projectOf(a!, 'CVE-2023-5365')) === 'After Reconnect', 3000);
+  });
+
+  it('sync --to-database applies each step to the table (changed rows, rejected ones deleted) and replicas follow', async () => {
+    const [a] = servers;
+    const upstream = mkdtempSync(join(tmpdir(), 'upstream-'));
+    const state = join(mkdtempSync(join(tmpdir(), 'sync-')), 'catalog.json.gz');
+    writeBaseline(upstream, '2026-11-20', [
+      { id: 'CVE-2026-1001', product: 'widget', updated: '2026-11-19T10:00:00.000Z' },
+      { id: 'CVE-2026-1002', product: 'gadget', updated: '2026-11-19T11:00:00.000Z' },
+    ]);
+    const sync = () => runCli(['sync', upstream, '--catalog', state, '--to-database', '--database-url', url, '--workers', '0']);
+    expect((await sync()).code).toBe(0);
+    await until(async () => (await projectOf(a!, 'CVE-2026-1002')) === 'gadget');
+    writeDelta(upstream, '2026-11-20_delta_CVEs_at_0100Z.zip', [
+      { id: 'CVE-2026-1001', product: 'widget', updated: '2026-11-20T00:30:00.000Z', description: 'Changed.' },
+      { id: 'CVE-2026-1002', state: 'REJECTED', updated: '2026-11-20T00:40:00.000Z' },
+    ]);
+    const step = await sync();
+    expect(step.stdout).toMatch(/1 updated.*1 removed/);
+    await until(async () => (await projectOf(a!, 'CVE-2026-1002')) === 'HTTP 404');
+    const rows = await admin.query(`SELECT id, summary FROM cve_records WHERE id LIKE 'CVE-2026-%' ORDER BY id`);
+    expect(rows.rows).toEqual([{ id: 'CVE-2026-1001', summary: 'Changed.' }]);
   });
 
   it('a bad row is refused at reload while the last snapshot keeps serving', async () => {

@@ -53,12 +53,24 @@ export async function migrate(url: string): Promise<number> {
 const UPSERT_CHUNK = 5000;
 
 /** Inserts or updates every record of the catalog and its lastVerified, all in one transaction. */
-export async function upsertCatalog(url: string, catalog: CatalogFile): Promise<void> {
+export function upsertCatalog(url: string, catalog: CatalogFile): Promise<void> {
+  return applyToDatabase(url, { lastVerified: catalog.lastVerified, upsert: catalog.records, remove: [] });
+}
+
+/**
+ * Inserts or updates some records, deletes others, and sets lastVerified, all in one transaction: what a sync
+ * step changed, so a step costs what it changed rather than the whole table. Replicas hear it as one change.
+ */
+export async function applyToDatabase(
+  url: string,
+  change: { readonly lastVerified: string; readonly upsert: readonly CatalogRecord[]; readonly remove: readonly string[] },
+): Promise<void> {
   await withClient(url, async (client) => {
     await client.query('BEGIN');
     try {
-      for (let start = 0; start < catalog.records.length; start += UPSERT_CHUNK) {
-        const chunk = catalog.records
+      if (change.remove.length > 0) await client.query('DELETE FROM cve_records WHERE id = ANY($1::text[])', [change.remove]);
+      for (let start = 0; start < change.upsert.length; start += UPSERT_CHUNK) {
+        const chunk = change.upsert
           .slice(start, start + UPSERT_CHUNK)
           .map((r) => ({ ...r, summary: r.summary ?? null, published: r.published ?? null, modified: r.modified ?? null }));
         await client.query(
@@ -76,7 +88,7 @@ export async function upsertCatalog(url: string, catalog: CatalogFile): Promise<
       await client.query(
         `INSERT INTO cve_catalog (singleton, last_verified) VALUES (true, $1)
          ON CONFLICT (singleton) DO UPDATE SET last_verified = excluded.last_verified`,
-        [catalog.lastVerified],
+        [change.lastVerified],
       );
       await client.query('COMMIT');
     } catch (error) {
