@@ -9,6 +9,7 @@ import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
 import { SAMPLE_ZIP } from './corpus.js';
 import { corpusSection } from './corpus-figures.js';
 import { type Load, load, runCli, serveCatalog, spawnServer, table } from './support.js';
+import { syncSection } from './sync-figures.js';
 import { writeSyntheticCatalog } from './synthetic-catalog.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -200,3 +201,4 @@ if (!only || only === 'compression') await compression();
 if (!only || only === 'pages') await deepPages();
 if (!only || only === 'import') await importSample();
 if (!only || only === 'corpus') await corpusSection(SECONDS);
+if (!only || only === 'sync') await syncSection(SECONDS);
