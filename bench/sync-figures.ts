@@ -26,7 +26,7 @@ async function deltaRecords(hour: number): Promise<{ name: string; data: string 
     const text = unpackText(entry.packed);
     const id = /"cveId"\s*:\s*"(CVE-\d{4}-\d+)"/.exec(text)?.[1];
     if (!id || !/"state"\s*:\s*"PUBLISHED"/.test(text)) continue;
-    const stamped = text.replace(/"dateUpdated"\s*:\s*"[^"]*"/, `"dateUpdated": "${updated}"`);
+    const stamped = text.replace(/"dateUpdated"\s*:\s*"[^"]*"/g, `"dateUpdated": "${updated}"`);
     const n = entries.length;
     if (n < 250)
       entries.push({ name: `deltaCves/${id}.json`, data: stamped.replace('"descriptions"', '"x_benchChanged": true, "descriptions"') });

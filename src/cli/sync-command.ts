@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import type { CatalogFile } from '../contract/index.js';
 import { formatOf, writeCatalogFile } from '../import/catalog-writer.js';
 import { checkout } from '../import/sync/checkout.js';
+import { changedAny } from '../import/sync/merge.js';
 import { releaseFolder } from '../import/sync/release-folder.js';
 import { releaseUrl } from '../import/sync/release-url.js';
 import { type AppliedStep, syncSteps } from '../import/sync/sync.js';
@@ -48,6 +49,8 @@ ${SELECTION_HELP}
 `;
 
 const DEFAULT_INTERVAL_S = 300;
+/** The catalog is rewritten at every step: fast compression (see writeCatalogFile). */
+const SYNC_GZIP_LEVEL = 1;
 
 export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -135,16 +138,20 @@ async function syncOnce(
   let steps = 0;
   try {
     for await (const step of syncSteps(start, upstream, selection)) {
-      const problems = findCatalogProblems(step.catalog);
+      // The catalog read at the start was checked whole; a step is checked by what it changed (the mapping
+      // should make a problem impossible; a catalog the server would refuse is never written).
+      const problems = findCatalogProblems({ ...step.catalog, records: changesOf(step).upsert });
       if (problems.length > 0)
         throw new UpstreamError(
           `${step.label}: the synced catalog is invalid (${problems[0]!.pointer}: ${problems[0]!.problem}); nothing written`,
         );
       // The other targets first, the catalog with its cursor last: a stop in between redoes the step, which
-      // changes nothing already applied.
-      if (database) await applyToDatabase(database, changesOf(step));
-      for (const out of outs) await writeCatalogFile(out, step.catalog);
-      await writeCatalogFile(catalogPath, step.catalog);
+      // changes nothing already applied. A step that changed no record only moves the cursor.
+      if (changedAny(step.report)) {
+        if (database) await applyToDatabase(database, changesOf(step));
+        for (const out of outs) await writeCatalogFile(out, step.catalog, { gzipLevel: SYNC_GZIP_LEVEL });
+      }
+      await writeCatalogFile(catalogPath, step.catalog, { gzipLevel: SYNC_GZIP_LEVEL });
       log(stepSummary(step));
       steps++;
     }

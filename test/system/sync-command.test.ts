@@ -19,7 +19,7 @@ function records(from: number, count: number, updated: string, product = 'widget
 }
 
 function publishScript(dir: string): void {
-  writeBaseline(dir, D1, records(10_000, 2500, '2026-11-19T10:00:00.000Z'));
+  writeBaseline(dir, D1, records(10_000, 1500, '2026-11-19T10:00:00.000Z'));
   writeDelta(dir, `${D1}_delta_CVEs_at_0100Z.zip`, records(20_000, 500, '2026-11-20T00:30:00.000Z', 'gadget'));
   writeDelta(dir, `${D1}_delta_CVEs_at_0300Z.zip`, [
     ...records(20_000, 500, '2026-11-20T00:30:00.000Z', 'gadget'),
@@ -67,7 +67,7 @@ describe('cve-records sync, stopped anywhere', () => {
   }, 120_000);
 
   it('ends, after a kill at any point and a rerun, in the catalog and snapshot of one uninterrupted run', async () => {
-    const fractions = [0.2, 0.45, 0.7, 0.9];
+    const fractions = [0.25, 0.55, 0.85];
     for (const fraction of fractions) {
       const out = mkdtempSync(join(tmpdir(), 'sync-killed-'));
       const child = spawn(process.execPath, [BIN, ...syncArgs(upstream, out)], { stdio: 'ignore' });

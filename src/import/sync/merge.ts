@@ -35,6 +35,11 @@ export interface MergeReport {
   older: number;
 }
 
+/** Whether a merge changed any record: when none, the catalog's content (and its version) is what it was. */
+export function changedAny(report: MergeReport): boolean {
+  return report.added.length + report.updated.length + report.published.length + report.removed.length > 0;
+}
+
 export function mergeChanges(catalog: CatalogFile, changes: UpstreamChanges, now: Date): { catalog: CatalogFile; report: MergeReport } {
   const report: MergeReport = { added: [], updated: [], published: [], removed: [], older: 0 };
   const records = new Map(catalog.records.map((record) => [record.id, record]));
@@ -82,6 +87,7 @@ export function mergeChanges(catalog: CatalogFile, changes: UpstreamChanges, now
     report.removed.push(id);
   }
 
+  if (!changedAny(report)) return { catalog, report };
   const merged = [...records.values()].sort((a, b) => compareListingOrder(a.id, b.id));
   return {
     catalog: {
