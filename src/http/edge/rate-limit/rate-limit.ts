@@ -6,11 +6,21 @@ import { rateKey } from '../client-address.js';
 import { sendError } from '../error-handler.js';
 import type { RateDecision, RatePolicy, RateStore } from './gcra.js';
 
+/** The name draft-ietf-httpapi-ratelimit-headers-10 gives a service's only policy in its examples. */
+const POLICY_NAME = '"default"';
+
+/**
+ * The spec's four headers, plus `RateLimit` of draft-ietf-httpapi-ratelimit-headers-10. `RateLimit-Policy`
+ * takes the draft's form (`"default";q=120;w=60`): the draft requires each item to be a String and
+ * clients to ignore a malformed field, so no value can also keep the older drafts' `120;w=60` item;
+ * clients of those drafts read the limit from `RateLimit-Limit` and the window from the same `w`.
+ */
 export function setRateLimitHeaders(reply: FastifyReply, decision: RateDecision, policy: RatePolicy): void {
   reply.header('ratelimit-limit', decision.limit);
   reply.header('ratelimit-remaining', decision.remaining);
   reply.header('ratelimit-reset', decision.resetSeconds);
-  reply.header('ratelimit-policy', `${policy.limit};w=${policy.windowSeconds}`);
+  reply.header('ratelimit-policy', `${POLICY_NAME};q=${policy.limit};w=${policy.windowSeconds}`);
+  reply.header('ratelimit', `${POLICY_NAME};r=${decision.remaining};t=${decision.nextSeconds}`);
 }
 
 export function registerRateLimit(app: FastifyInstance, policy: RatePolicy, store: RateStore): void {
