@@ -2,6 +2,7 @@
 // preflights, which browsers send on their own, are answered before this hook and not counted.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../../contract/index.js';
+import { secondsText } from '../../shared/wording.js';
 import { rateKey } from '../client-address.js';
 import { sendError } from '../error-handler.js';
 import type { RateDecision, RatePolicy, RateStore } from './gcra.js';
@@ -24,31 +25,34 @@ export function setRateLimitHeaders(reply: FastifyReply, decision: RateDecision,
 }
 
 export function registerRateLimit(app: FastifyInstance, policy: RatePolicy, store: RateStore): void {
-  const apply = (request: FastifyRequest, reply: FastifyReply, decision: RateDecision): void => {
+  /** Sets the headers; on a refusal sends the 429 and answers false: the request goes no further. */
+  const apply = (request: FastifyRequest, reply: FastifyReply, decision: RateDecision): boolean => {
     setRateLimitHeaders(reply, decision, policy);
-    if (decision.allowed) return;
+    if (decision.allowed) return true;
     reply.header('retry-after', decision.retryAfterSeconds);
     sendError(
       request,
       reply,
-      new ServiceError('rate_limited', `Too many requests from this address; retry after ${decision.retryAfterSeconds} seconds.`, {
+      new ServiceError('rate_limited', `Too many requests from this address; retry after ${secondsText(decision.retryAfterSeconds)}.`, {
         limit: decision.limit,
         windowSeconds: policy.windowSeconds,
         retryAfterSeconds: decision.retryAfterSeconds,
       }),
     );
+    return false;
   };
   // A plain hook, not an async one: the in-process store answers synchronously and should not pay
   // for a promise per request.
   app.addHook('onRequest', (request, reply, done) => {
     const decision = store.hit(rateKey(request.client));
+    // A hook that answered does not call done(): the reply may still be on its way out (a surface's
+    // onSend hook can rewrite it asynchronously), and done() would run the route's handler meanwhile.
     if (!(decision instanceof Promise)) {
-      apply(request, reply, decision);
-      return done();
+      if (apply(request, reply, decision)) done();
+      return;
     }
     decision.then((value) => {
-      apply(request, reply, value);
-      done();
+      if (apply(request, reply, value)) done();
     }, done);
   });
   app.addHook('onClose', async () => store.close?.());
