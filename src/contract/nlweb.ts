@@ -76,7 +76,7 @@ export const NlwebResponse = Type.Object(
     query: Type.Optional(Type.String({ description: 'The query that was searched (the default phrase when none was given).' })),
     understood: Type.Optional(
       Type.Array(Type.String(), {
-        description: 'How the query was read, one reading per item, e.g. `id CVE-2024-3094`, `status public`, `year >= 2023`.',
+        description: 'How the query was read, one reading per item, e.g. `id CVE-2025-24530`, `status public`, `year >= 2023`.',
       }),
     ),
     ...answerNotes,

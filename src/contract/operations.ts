@@ -120,7 +120,7 @@ export const operations: readonly Operation[] = [
     summary: 'List CVE records',
     description:
       'Lists cleared CVE records in pages, newest first: by year, then by sequence number, both compared as numbers ' +
-      '(CVE-2025-10000 before CVE-2025-9999 before CVE-2024-50000). `project` and `status` filter by exact match. ' +
+      '(CVE-2025-24530 before CVE-2024-10012 before CVE-2024-9048). `project` and `status` filter by exact match. ' +
       'Pass `pagination.nextCursor` as `cursor`, with the same filters, until it is null; a cursor is bound to the ' +
       'filters it was issued for. Unknown or repeated query parameters are rejected with 400.',
     query: ListQuery,

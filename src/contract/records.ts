@@ -20,8 +20,8 @@ export function Nullable<T extends TSchema & { type: string }>(schema: T, option
 
 export const CveId = Type.String({
   pattern: CVE_ID_PATTERN,
-  description: 'CVE identifier, e.g. `CVE-2024-3094`.',
-  examples: ['CVE-2024-3094'],
+  description: 'CVE identifier, e.g. `CVE-2025-24530`.',
+  examples: ['CVE-2025-24530'],
 });
 
 export const RecordStatus = Type.Enum(['public', 'assigned-no-public-record'], {
@@ -37,7 +37,7 @@ const URL_DESCRIPTION = 'Public record URL; null when there is no public record.
 
 const cveRecordFields = {
   id: CveId,
-  project: Type.String({ description: PROJECT_DESCRIPTION, examples: ['openssl'] }),
+  project: Type.String({ description: PROJECT_DESCRIPTION, examples: ['phpMyAdmin'] }),
   status: RecordStatus,
   url: Nullable(Type.String({ format: 'uri' }), { description: URL_DESCRIPTION }),
 };

@@ -70,8 +70,8 @@ export const SANDBOX_CHECKS = [
 export function exampleRequests(links: Readonly<Record<string, string>>, snapshot: Snapshot): string[] {
   const first = snapshot.filters.status('public')[0] ?? snapshot.filters.all[0];
   const sample = first === undefined ? undefined : snapshot.entryAt(first).record;
-  const id = sample?.id ?? 'CVE-2024-3094';
-  const project = sample?.project ?? 'openssl';
+  const id = sample?.id ?? 'CVE-2025-24530';
+  const project = sample?.project ?? 'phpMyAdmin';
   return [
     `GET ${links.health}`,
     `GET ${links.records}?limit=5`,

@@ -34,7 +34,7 @@ export interface QueryUnderstanding {
   /** The words left to search for, in query order. */
   readonly terms: readonly QueryTerm[];
   readonly ignored: readonly string[];
-  /** One line per rule that fired, e.g. `id CVE-2024-3094`, `year >= 2023`. */
+  /** One line per rule that fired, e.g. `id CVE-2025-24530`, `year >= 2023`. */
   readonly explanation: readonly string[];
 }
 

@@ -7,6 +7,12 @@ import { BATCH_MAX_IDS, FEED_ENTRIES, PAGE_LIMIT } from '../../contract/index.js
 import { tools } from '../shared/agent-tools.js';
 import { PATHS, serviceLinks } from '../shared/paths.js';
 
+/** The operator may turn the limit off (max 0) when a gateway in front enforces one; say so rather than "0 requests". */
+const limitSentence = (max: number, windowSeconds: number): string =>
+  max > 0
+    ? `Limit: ${max} requests per ${windowSeconds} seconds per address, over all surfaces;\na 429 carries \`Retry-After\` (seconds).`
+    : 'This service sets no request limit of its own; a gateway in front of it may. A 429 carries\n`Retry-After` (seconds): wait that long.';
+
 export function llmsTxt(config: ServiceConfig): string {
   const links = serviceLinks(config.baseUrl);
   const { max, windowSeconds } = config.rateLimit;
@@ -18,8 +24,7 @@ export function llmsTxt(config: ServiceConfig): string {
 
 A record is \`{id, project, status, url}\`; \`status\` is \`public\` (\`url\` is the public record) or
 \`assigned-no-public-record\` (assigned and cleared, nothing published yet; \`url\` is null). Every surface
-reads the same records. Limit: ${max} requests per ${windowSeconds} seconds per address, over all surfaces;
-a 429 carries \`Retry-After\` (seconds).
+reads the same records. ${limitSentence(max, windowSeconds)}
 
 ## Agent surfaces
 

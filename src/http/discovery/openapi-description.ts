@@ -31,8 +31,10 @@ Do not retry a 400 or 404 without changing the request. The codes:
 ${errorRows}
 
 **Rate limit.** ${max} requests per ${windowSeconds}-second window for each connecting address, over all
-public requests. Responses carry \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` (seconds) and
-\`RateLimit-Policy\` (\`${max};w=${windowSeconds}\`); a 429 also carries \`Retry-After\` (seconds): wait that long.
+public requests. Responses carry \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` (seconds),
+\`RateLimit-Policy\` (\`"default";q=${max};w=${windowSeconds}\`) and \`RateLimit\`
+(\`"default";r=<remaining>;t=<seconds until more are allowed>\`), the last two as draft-ietf-httpapi-ratelimit-headers-10
+writes them; a 429 also carries \`Retry-After\` (seconds): wait that long.
 
 **Cross-origin.** Every origin may call the API (\`Access-Control-Allow-Origin: *\`); credentials are never
 accepted.

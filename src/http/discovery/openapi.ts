@@ -82,7 +82,7 @@ const errorResponseNames = {
 /** Statuses any request can meet, whatever its operation. */
 const EVERY_OPERATION_ERRORS = [408, 414, 429, 431, 500] as const;
 
-const rateLimitHeaders = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
+const rateLimitHeaders = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'];
 const lifecycleHeaderNames = ['Link', 'Deprecation', 'Sunset'];
 
 /**
@@ -109,8 +109,14 @@ const headers: Record<string, Json> = {
     schema: { type: 'integer', minimum: 0 },
   },
   'RateLimit-Policy': {
-    description: 'The policy: `<limit>;w=<window seconds>`, e.g. `120;w=60`.',
-    schema: { type: 'string', examples: ['120;w=60'] },
+    description:
+      'The policy, as a structured field of draft-ietf-httpapi-ratelimit-headers-10: `"default";q=<limit>;w=<window seconds>`, e.g. `"default";q=120;w=60`. Clients of the older drafts, which sent `120;w=60`, find the limit in `RateLimit-Limit` and the window in the same `w` parameter.',
+    schema: { type: 'string', examples: ['"default";q=120;w=60'] },
+  },
+  RateLimit: {
+    description:
+      'The service limit, as a structured field of draft-ietf-httpapi-ratelimit-headers-10: `"default";r=<remaining>;t=<seconds until more requests are allowed>`. `r` is `RateLimit-Remaining`; `t` is not `RateLimit-Reset` (when the full capacity is back) but when one more request is allowed again, as the draft defines it, so on a 429 it equals `Retry-After`.',
+    schema: { type: 'string', examples: ['"default";r=119;t=1'] },
   },
   'Retry-After': {
     description: 'Seconds to wait before retrying (decimal integer).',

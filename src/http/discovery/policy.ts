@@ -49,7 +49,13 @@ do not. Every response carries:
 | \`RateLimit-Limit\` | decimal integer: requests allowed per window (${max}) |
 | \`RateLimit-Remaining\` | decimal integer: requests left for the calling address |
 | \`RateLimit-Reset\` | decimal integer: seconds until the full capacity returns |
-| \`RateLimit-Policy\` | \`<limit>;w=<window seconds>\`: \`${max};w=${windowSeconds}\` |
+| \`RateLimit-Policy\` | structured field: \`"default";q=${max};w=${windowSeconds}\` (q: limit, w: window seconds) |
+| \`RateLimit\` | structured field: \`"default";r=<remaining>;t=<seconds until more requests are allowed>\` |
+
+\`RateLimit-Policy\` and \`RateLimit\` take the form of draft-ietf-httpapi-ratelimit-headers-10. That draft
+requires each policy to be a quoted name and clients to ignore a malformed field, so the older drafts' form
+(\`${max};w=${windowSeconds}\`) cannot share the field; clients written to those drafts find the limit in
+\`RateLimit-Limit\`, the window in the same \`w\` parameter.
 
 A 429 also carries \`Retry-After\` in seconds. Wait that long before retrying.
 

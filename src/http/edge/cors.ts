@@ -8,6 +8,7 @@ export const EXPOSED_HEADERS = [
   'RateLimit-Remaining',
   'RateLimit-Reset',
   'RateLimit-Policy',
+  'RateLimit',
   'Retry-After',
   'Link',
   'Deprecation',

@@ -11,10 +11,12 @@ import { serviceIndex } from '../shared/service-index.js';
 import { browserToolsAsset } from './browser-tools.js';
 import { docsAssets, sendDocsViewer } from './docs-page.js';
 import { homePage } from './home-page.js';
+import { rateLimitedPage } from './rate-limited-page.js';
 import { RECORD_PAGE_ROUTE, recordPage } from './record-page.js';
 import { CSS, JAVASCRIPT, ownAsset, registerAssets } from './static-assets.js';
 
 export const webSurface: FastifyPluginAsync<SurfaceContext> = async (app, ctx) => {
+  app.addHook('onSend', rateLimitedPage(ctx));
   const index = serviceIndex(ctx.description);
   const catalogLink = `<${ctx.config.baseUrl}${PATHS.apiCatalog}>; rel="api-catalog"`;
   const root = byAccept('application/json', homePage(ctx), (_request, reply) => reply.type('application/json; charset=utf-8').send(index));

@@ -36,6 +36,15 @@ describe('/llms.txt', () => {
     expect(response.body).toContain('## REST API');
   });
 
+  it('states the limit, and no limit when the operator turned it off', async () => {
+    expect((await app.inject('/llms.txt')).body).toContain('Limit: 1000000 requests per 60 seconds per address');
+    const unlimited = await buildTestApp({ config: { rateLimit: { max: 0, windowSeconds: 60 } } });
+    const body = (await unlimited.inject('/llms.txt')).body;
+    await unlimited.close();
+    expect(body).not.toMatch(/\b0 requests/);
+    expect(body).toContain('sets no request limit of its own');
+  });
+
   it('links every surface with absolute links, and every link resolves', async () => {
     const body = (await app.inject('/llms.txt')).body;
     const hrefs = [...body.matchAll(/\]\(([^)]+)\)/g)].map((match) => match[1]!);

@@ -134,7 +134,7 @@ describe('the served OpenAPI document', () => {
   it('documents 429 with Retry-After and the RateLimit headers', () => {
     const headers = Object.keys(doc.components.responses.TooManyRequests.headers);
     expect(headers).toEqual(
-      expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']),
+      expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'RateLimit']),
     );
   });
 

@@ -16,7 +16,7 @@ describe('GCRA limiter with a fake clock', () => {
     const store = new MemoryRateStore(policy, 1000, clock.now);
     const decisions = Array.from({ length: 121 }, () => store.hit('a'));
     expect(decisions.filter((d) => d.allowed)).toHaveLength(120);
-    expect(decisions[0]).toMatchObject({ remaining: 119, resetSeconds: 1 });
+    expect(decisions[0]).toMatchObject({ remaining: 119, resetSeconds: 1, nextSeconds: 1 });
     expect(decisions[119]).toMatchObject({ allowed: true, remaining: 0, resetSeconds: 60 });
     expect(decisions[120]).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 1, resetSeconds: 60 });
   });
@@ -78,12 +78,15 @@ describe('rate limit over HTTP', () => {
     expect(limited.headers['ratelimit-limit']).toBe('120');
     expect(limited.headers['ratelimit-remaining']).toBe('0');
     expect(limited.headers['ratelimit-reset']).toBe('60');
-    expect(limited.headers['ratelimit-policy']).toBe('120;w=60');
+    expect(limited.headers['ratelimit-policy']).toBe('"default";q=120;w=60');
+    // The draft's `t` is when more quota returns, so it never points before Retry-After (its section 6).
+    expect(limited.headers.ratelimit).toBe('"default";r=0;t=1');
     expect(limited.headers['access-control-allow-origin']).toBe('*');
     expect(String(limited.headers['access-control-expose-headers'])).toContain('Retry-After');
     const other = await from('127.0.0.2');
     expect(other.statusCode).toBe(200);
     expect(other.headers['ratelimit-remaining']).toBe('119');
+    expect(other.headers.ratelimit).toBe('"default";r=119;t=1');
     await app.close();
   });
 

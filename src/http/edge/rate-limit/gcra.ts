@@ -10,6 +10,12 @@ export interface RateDecision {
   readonly resetSeconds: number;
   /** Seconds to wait before a retry can succeed; 0 when allowed. */
   readonly retryAfterSeconds: number;
+  /**
+   * Seconds until at least one more request is allowed than `remaining` says (the `t` of the draft's
+   * `RateLimit` field, "until additional quota is made available"): capacity returns one request at a
+   * time, so this is at most one interval, and on a refusal it is `retryAfterSeconds`.
+   */
+  readonly nextSeconds: number;
 }
 
 export interface RatePolicy {
@@ -37,10 +43,20 @@ export function decide(policy: RatePolicy, allowed: boolean, tat: number, now: n
   const resetSeconds = Math.ceil((tat - now) / 1000);
   if (!allowed) {
     const allowAt = tat + interval - windowMs;
-    return { allowed, limit: policy.limit, remaining: 0, resetSeconds, retryAfterSeconds: Math.max(1, Math.ceil((allowAt - now) / 1000)) };
+    const retryAfterSeconds = Math.max(1, Math.ceil((allowAt - now) / 1000));
+    return { allowed, limit: policy.limit, remaining: 0, resetSeconds, retryAfterSeconds, nextSeconds: retryAfterSeconds };
   }
   const remaining = Math.floor((windowMs - (tat - now)) / interval + 1e-9);
-  return { allowed, limit: policy.limit, remaining, resetSeconds, retryAfterSeconds: 0 };
+  // The next request's worth returns once the capacity in use falls below what `remaining + 1` allows.
+  const nextMs = remaining >= policy.limit ? 0 : tat - now - (windowMs - (remaining + 1) * interval);
+  return {
+    allowed,
+    limit: policy.limit,
+    remaining,
+    resetSeconds,
+    retryAfterSeconds: 0,
+    nextSeconds: Math.max(0, Math.ceil(nextMs / 1000 - 1e-9)),
+  };
 }
 
 /** Where decisions are made: in this process, or shared through Redis. */
