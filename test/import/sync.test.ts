@@ -63,10 +63,7 @@ interface Observed {
 /** Runs the script against an upstream; what each sync applied and left, and the feed since the step before. */
 async function runScript(makeUpstream: (dir: string, now: () => Date) => Upstream, cleared?: Map<string, string | undefined>) {
   const dir = mkdtempSync(join(tmpdir(), 'upstream-'));
-  let catalog: CatalogFile = {
-    lastVerified: '2026-11-20',
-    records: cleared ? [{ id: P.id, project: 'widget', status: 'assigned-no-public-record', url: null }] : [],
-  };
+  let catalog: CatalogFile = { lastVerified: '2026-11-20', records: [] };
   let token: string | undefined;
   const observed: Observed[] = [];
   for (const step of script) {
@@ -82,7 +79,7 @@ async function runScript(makeUpstream: (dir: string, now: () => Date) => Upstrea
     observed.push({
       applied: applied.map((each) => each.label),
       records: Object.fromEntries(
-        catalog.records.map((r) => [r.id, `${r.project}|${r.status}|${r.modified ?? '-'}${r.changed ? '|late' : ''}`]),
+        catalog.records.map((r) => [r.id, `${r.project}|${r.status}|${r.modified ?? '-'}${r.changed ? '|taken' : ''}`]),
       ),
       removed: (catalog.removed ?? []).map((removal) => `${removal.id}@${removal.modified}`),
       cursor: catalog.sync,
@@ -143,7 +140,7 @@ describe('sync from a folder of release assets, step by step', () => {
   it('5. the next baseline brings the record the deltas missed (late, so the feed still shows it) and a renamed project', () => {
     const [, , , , step] = observed;
     expect(step!.applied).toEqual([`${D2}_all_CVEs_at_midnight.zip.zip`]);
-    expect(step!.records[M.id]).toBe(`widget|public|${M.updated}|late`);
+    expect(step!.records[M.id]).toBe(`widget|public|${M.updated}|taken`);
     expect(step!.records[N.id]).toBe(`cog|public|${N_RENAMED.updated}`);
     expect(step!.records[B.id]).toBeUndefined();
     expect(step!.feed).toEqual([`${N.id}:updated`, `${M.id}:updated`]);
@@ -159,7 +156,7 @@ describe('sync from a folder of release assets, step by step', () => {
 });
 
 describe('sync with the operator cleared list', () => {
-  it('keeps only cleared ids, and a cleared id upstream publishes turns public with its url, in the feed', async () => {
+  it('keeps only cleared ids; one the baseline lacks is not public yet, and turns public with its url when upstream publishes it', async () => {
     const cleared = new Map<string, string | undefined>([
       [A.id, undefined],
       [N.id, undefined],
@@ -167,7 +164,8 @@ describe('sync with the operator cleared list', () => {
     ]);
     const { observed, catalog } = await runScript(folder, cleared);
     expect(Object.keys(observed[0]!.records).sort()).toEqual([A.id, P.id]);
-    expect(observed[0]!.records[P.id]).toBe('widget|assigned-no-public-record|-');
+    // Never changed upstream, so the feed lists it when the sync took it.
+    expect(observed[0]!.records[P.id]).toBe('widget|assigned-no-public-record|-|taken');
     expect(observed[5]!.records[P.id]).toBe(`widget|public|${P.updated}`);
     expect(observed[5]!.feed).toEqual([`${P.id}:updated`]);
     expect(catalog.records.find((r) => r.id === P.id)).toMatchObject({ status: 'public', url: `https://www.cve.org/CVERecord?id=${P.id}` });

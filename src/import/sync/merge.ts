@@ -6,7 +6,8 @@
 //   older than the deltas already applied); an equal time changes nothing that is not different;
 // - a record new to the catalog is added; one absent from a delta stays (deltas never list deletions, and
 //   miss records now and then: the next baseline brings them);
-// - a cleared id held as assigned-no-public-record that upstream publishes turns public, with its url;
+// - a cleared id held as assigned-no-public-record that upstream publishes turns public, with its url; one
+//   that a baseline lacks is added as assigned-no-public-record, and nothing held is ever taken back from public;
 // - a change upstream published late (its time is not after the newest change the catalog already holds: a
 //   delta missed it, a baseline brings it) is marked with the time the sync took it (`changed`), which is
 //   where the change feed lists it, so a client polling with a token never skips it;
@@ -54,6 +55,8 @@ export function mergeChanges(catalog: CatalogFile, changes: UpstreamChanges, now
 
   for (const record of changes.records) {
     const held = records.get(record.id);
+    // A cleared id a baseline lacks: new to the catalog, or already there (never taken back from public).
+    if (record.status === 'assigned-no-public-record' && (held !== undefined || removed.has(record.id))) continue;
     if (held === undefined) {
       const removal = removed.get(record.id);
       if (removal && isOlder(record.modified, removal.modified)) {

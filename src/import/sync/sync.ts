@@ -29,7 +29,8 @@ export async function* syncSteps(
       ...selection,
       lastVerified: catalog.lastVerified,
       aliases: withCatalogNames(selection.aliases ?? new Map(), catalog),
-      listUnpublished: false,
+      // A baseline holds every record, so a cleared id it lacks is not public yet; a delta says nothing of one.
+      listUnpublished: step.whole,
     });
     if (result.skipped['unreadable-input'] > 0) {
       // A download cut short or a damaged archive: stop before the cursor passes what was not read.
