@@ -1,5 +1,6 @@
 export * from './agents.js';
 export * from './changes.js';
+export * from './details.js';
 export * from './error-catalog.js';
 export * from './error-response.js';
 export * from './nlweb.js';

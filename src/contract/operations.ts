@@ -1,11 +1,11 @@
-// The seven operations of the spec and the compatible additions to v1 (the change feed, the export, the Atom
-// feed, NLWeb's `/sites`), described once. Routes are registered from this table and the OpenAPI document is
+// The seven operations of the spec and the compatible additions to v1 (record details, the change feed, the
+// export, the Atom feed, NLWeb's `/sites`), described once. Routes are registered from this table and the OpenAPI document is
 // generated from it, so the served contract and the running server cannot drift.
 import Type, { type TSchema } from 'typebox';
 import { ChangesQuery, RecordChangesPage } from './changes.js';
 import { askStreamMessages, NlwebResponse, NlwebSites } from './nlweb.js';
 import { AskPostBody, AskQuery, BatchHeaders, FeedQuery, ListQuery, RecordIdParams, SitesQuery } from './parameters.js';
-import { BatchRequest, BatchResponse, CveRecord, CveRecordPage, ExportRecord } from './records.js';
+import { BatchRequest, BatchResponse, CveRecord, CveRecordDetails, CveRecordPage, DetailsBatchResponse, ExportRecord } from './records.js';
 import { Capabilities, Health, Sandbox } from './service.js';
 
 export const API_PREFIX = '/api/v1';
@@ -21,6 +21,8 @@ export type OperationId =
   | 'listPublicCveRecords'
   | 'getPublicCveRecord'
   | 'batchGetPublicCveRecords'
+  | 'getPublicCveRecordDetails'
+  | 'batchGetPublicCveRecordDetails'
   | 'listPublicCveRecordChanges'
   | 'searchPublicRecordsWithNlweb'
   | 'searchPublicRecordsWithNlwebPost'
@@ -156,6 +158,40 @@ export const operations: readonly Operation[] = [
     headers: BatchHeaders,
     body: BatchRequest,
     success: { schema: BatchResponse, description: 'Records found and identifiers missing.' },
+    caching: 'no-store',
+    errors: [400, 404, 405],
+  },
+  {
+    operationId: 'getPublicCveRecordDetails',
+    method: 'GET',
+    path: `${API_PREFIX}/cve-records/{recordId}/details`,
+    tag: 'Records',
+    summary: 'Get one CVE record with its details',
+    description:
+      'Returns the record with what its CVE JSON 5 record says: English description and title, state, assigner, dates, ' +
+      'problem types (CWE), every CVSS score with its source (the CNA or an ADP), the CISA KEV entry and SSVC decision ' +
+      'points when there are any, affected products with their versions in words, and references. A record with no ' +
+      'public CVE record has null and empty detail fields. An identifier that does not match the pattern is answered ' +
+      'like an unknown one: 404 `record_not_found`. Compatible addition to v1.',
+    params: RecordIdParams,
+    success: { schema: CveRecordDetails, description: 'The record and its details.' },
+    caching: 'public',
+    errors: [400, 404, 405],
+  },
+  {
+    operationId: 'batchGetPublicCveRecordDetails',
+    method: 'POST',
+    path: `${API_PREFIX}/cve-records/details/batch`,
+    tag: 'Records',
+    summary: 'Get up to 50 CVE records with their details at once',
+    description:
+      'The batch lookup of `POST /api/v1/cve-records/batch` answering records with their details, as ' +
+      '`GET /api/v1/cve-records/{recordId}/details` gives them: `records` in request order, `missing` the identifiers ' +
+      'with no record. Read-only and idempotent; the body must be `application/json`, at most 64 KiB. Compatible ' +
+      'addition to v1.',
+    headers: BatchHeaders,
+    body: BatchRequest,
+    success: { schema: DetailsBatchResponse, description: 'Records found, with details, and identifiers missing.' },
     caching: 'no-store',
     errors: [400, 404, 405],
   },

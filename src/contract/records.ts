@@ -1,6 +1,10 @@
 // The record resources of the spec. Every other shape of a record (catalog file, OpenAPI, MCP tools,
 // SDK types) is derived from these.
-import Type, { type Static, type TSchema } from 'typebox';
+import Type, { type Static } from 'typebox';
+import { RecordDetails, recordDetailFields, SEVERITIES, type Severity } from './details.js';
+import { Nullable } from './nullable.js';
+
+export { Nullable } from './nullable.js';
 
 export const CVE_ID_PATTERN = '^CVE-[0-9]{4}-[0-9]+$';
 export const CVE_ID_REGEX = new RegExp(CVE_ID_PATTERN);
@@ -9,14 +13,6 @@ export const PAGE_LIMIT = { min: 1, max: 100, default: 20 } as const;
 export const BATCH_MAX_IDS = 50;
 /** Real product names run to 474 characters; the importer cuts longer ones, the catalog refuses them. */
 export const MAX_PROJECT_LENGTH = 1000;
-
-/**
- * `T or null` as `{"type": [T, "null"]}` rather than `anyOf`: the same meaning in JSON Schema 2020-12
- * and OpenAPI 3.1, and the serializer writes it directly instead of validating each value to pick a branch.
- */
-export function Nullable<T extends TSchema & { type: string }>(schema: T, options: { description?: string } = {}) {
-  return Type.Unsafe<Static<T> | null>({ ...schema, ...options, type: [schema.type, 'null'] });
-}
 
 export const CveId = Type.String({
   pattern: CVE_ID_PATTERN,
@@ -115,6 +111,39 @@ export const ExportRecord = Type.Object(
 );
 export type ExportRecord = Static<typeof ExportRecord>;
 
+/**
+ * A record with what its CVE JSON 5 record says (issue 15). A schema of its own: CveRecord stays closed. A
+ * record with no public CVE record has null and empty detail fields.
+ */
+export const CveRecordDetails = Type.Object(
+  {
+    ...cveRecordFields,
+    modified: Nullable(Type.String({ format: 'date-time' }), {
+      description: 'When the record last changed as the service knows it (UTC): upstream `dateUpdated`, or when a sync took it.',
+    }),
+    severity: Type.Unsafe<Severity | null>({
+      type: ['string', 'null'],
+      enum: [...SEVERITIES, null],
+      description: 'The highest severity of `metrics`, in lower case; null when the record has no CVSS score.',
+    }),
+    ...recordDetailFields,
+  },
+  {
+    additionalProperties: false,
+    description: 'A CVE record with its description, scores, weaknesses, exploitation and affected products.',
+  },
+);
+export type CveRecordDetails = Static<typeof CveRecordDetails>;
+
+export const DetailsBatchResponse = Type.Object(
+  {
+    records: Type.Array(CveRecordDetails, { description: 'Records found, in request order.' }),
+    missing: Type.Array(Type.String(), { description: 'Requested identifiers that have no record, in request order.' }),
+  },
+  { additionalProperties: false },
+);
+export type DetailsBatchResponse = Static<typeof DetailsBatchResponse>;
+
 // The operator's catalog file: the CveRecord fields plus optional fields that feed search and never
 // appear in a CveRecord.
 export const CatalogRecord = Type.Object(
@@ -131,6 +160,7 @@ export const CatalogRecord = Type.Object(
         description: 'When the record last changed upstream (cveMetadata.dateUpdated, in UTC), for change feeds.',
       }),
     ),
+    details: Type.Optional(RecordDetails),
     changed: Type.Optional(
       Type.String({
         format: 'date-time',

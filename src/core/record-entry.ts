@@ -1,6 +1,6 @@
-import type { CveRecord, RecordStatus } from '../contract/index.js';
+import type { CveRecord, RecordDetails, RecordStatus } from '../contract/index.js';
 
-/** A record of a snapshot with what only pages and search show: its published date and summary. */
+/** A record of a snapshot with what only pages, search and details show: its dates, summary and details. */
 export interface RecordEntry {
   /** The record's place in listing order. */
   readonly position: number;
@@ -10,6 +10,8 @@ export interface RecordEntry {
   readonly modified: string | undefined;
   /** Read when asked for: a snapshot file keeps summaries on disk. */
   readonly summary: string | undefined;
+  /** Read and parsed when asked for, each time: details are kept as JSON outside the JS heap. */
+  readonly details: RecordDetails | undefined;
 }
 
 export interface ListFilters {

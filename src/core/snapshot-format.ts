@@ -1,18 +1,20 @@
 // The snapshot file: everything a server needs to serve a catalog, laid out so that reading it is a few
 // reads into buffers and views over them, with no parsing of records. The importer writes it beside a
 // catalog (`--out catalog.snapshot`); the server loads it in a fraction of a second and reads the long
-// texts (summaries) from it on demand. Pure encoding and decoding here; the reading and writing of files
+// texts (summaries and details) from it on demand. Pure encoding and decoding here; the reading and writing of files
 // is in sources/snapshot-file.ts and import/snapshot-writer.ts.
 //
 // Layout: 8 bytes of magic, a u32 format version, a u32 header length, the header (JSON), then the
-// sections the header lists (each 8-byte aligned), the text region last.
+// sections the header lists (each 8-byte aligned), the text region last: every summary, then every record's
+// details as JSON.
 import type { CatalogRemoval } from '../contract/index.js';
 import { type RecordTable, STATUS_CODES } from './record-table.js';
 import { BLOCK, type TextIndexData } from './search/text-index.js';
+import type { TextColumn } from './text-store.js';
 
 export const SNAPSHOT_MAGIC = Buffer.from('CVERSNAP');
-/** 2: records carry when they last changed (`modified`). */
-export const SNAPSHOT_FORMAT = 2;
+/** 2: records carry when they last changed (`modified`). 3: records carry their details. */
+export const SNAPSHOT_FORMAT = 3;
 /** Magic, format version and header length. */
 export const PREAMBLE_BYTES = 16;
 
@@ -41,9 +43,10 @@ export interface SnapshotContent {
   readonly table: RecordTable;
   readonly aliases: ReadonlyMap<string, readonly string[]>;
   readonly textIndex: TextIndexData;
-  /** Where each record's summary is in the text region: offset (-1 for none) and byte length. */
-  readonly summaryOffset: Float64Array;
-  readonly summaryLength: Uint32Array;
+  /** Where each record's summary is in the text region. */
+  readonly summaries: TextColumn;
+  /** Where each record's details (JSON) are in the text region. */
+  readonly details: TextColumn;
   /** Records that left the catalog (a section files of format 2 written before removals existed lack). */
   readonly removed: readonly CatalogRemoval[];
 }
@@ -65,8 +68,10 @@ function sectionsOf(content: SnapshotContent): [string, SectionKind, SectionValu
     ['published', 'i32', table.published],
     ['modified', 'f64', table.modified],
     ['year', 'u16', table.year],
-    ['summaryOffset', 'f64', content.summaryOffset],
-    ['summaryLength', 'u32', content.summaryLength],
+    ['summaryOffset', 'f64', content.summaries.offset],
+    ['summaryLength', 'u32', content.summaries.length],
+    ['detailsOffset', 'f64', content.details.offset],
+    ['detailsLength', 'u32', content.details.length],
     ['words', 'json', textIndex.words],
     ['starts', 'u32', textIndex.starts],
     ['docs', 'i32', textIndex.docs],
@@ -211,8 +216,8 @@ export function decodeSnapshot(header: SnapshotHeader, body: Buffer, bodyOffset:
       blockStarts: section('blockStarts'),
       blockMax: section('blockMax'),
     },
-    summaryOffset: section('summaryOffset'),
-    summaryLength: section('summaryLength'),
+    summaries: { offset: section('summaryOffset'), length: section('summaryLength') },
+    details: { offset: section('detailsOffset'), length: section('detailsLength') },
     removed: read.has('removed') ? section<CatalogRemoval[]>('removed') : [],
   };
   checkContent(header, content);
@@ -223,17 +228,23 @@ export function decodeSnapshot(header: SnapshotHeader, body: Buffer, bodyOffset:
  * That every index in the file points inside what it indexes, so a damaged or hand-edited file is refused
  * at load rather than answering wrong records or throwing mid-request. A few milliseconds at 340,000 records.
  */
-function checkContent(header: SnapshotHeader, { table, textIndex, summaryOffset, summaryLength, removed }: SnapshotContent): void {
+function checkContent(header: SnapshotHeader, { table, textIndex, summaries, details, removed }: SnapshotContent): void {
   const fail = (what: string) => {
     throw new SnapshotFormatError(`snapshot ${what} is inconsistent`);
   };
   const { size } = table;
-  const columns = [table.ids, table.projectOf, table.status, table.published, table.modified, table.year, summaryOffset, summaryLength];
+  const texts = [summaries.offset, summaries.length, details.offset, details.length];
+  const columns = [table.ids, table.projectOf, table.status, table.published, table.modified, table.year, ...texts];
   if (!Array.isArray(table.ids) || columns.some((column) => column.length !== size)) fail('record columns');
   for (let i = 0; i < size; i++) {
     if (table.projectOf[i]! >= table.projectNames.length || table.status[i]! >= STATUS_CODES.length) fail('record columns');
-    const offset = summaryOffset[i]!;
-    if (offset >= 0 && offset + summaryLength[i]! > header.text.length) fail('summary offsets');
+    for (const [what, column] of [
+      ['summary', summaries],
+      ['details', details],
+    ] as const) {
+      const offset = column.offset[i]!;
+      if (offset >= 0 && offset + column.length[i]! > header.text.length) fail(`${what} offsets`);
+    }
   }
   for (const [position, time] of table.changed) if (!(position >= 0 && position < size) || typeof time !== 'number') fail('record columns');
   if (!Array.isArray(removed) || removed.some((r) => typeof r?.id !== 'string' || Number.isNaN(Date.parse(r?.modified)))) {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CatalogFile, CatalogRecord, CatalogRemoval, CveRecord } from '../contract/index.js';
+import type { CatalogFile, CatalogRecord, CatalogRemoval, CveRecord, RecordDetails } from '../contract/index.js';
 import { type CatalogExport, exportSteps } from './catalog-export.js';
 import { type ChangeOrder, changeOrder } from './change-order.js';
 import { compareListingOrder } from './cve-id.js';
@@ -10,6 +10,7 @@ import type { RecordEntry } from './record-entry.js';
 import { modifiedAt, publishedAt, type RecordTable, recordAt, recordTable } from './record-table.js';
 import { type SearchIndex, searchIndexSteps } from './search/search-index.js';
 import type { TextIndexData } from './search/text-index.js';
+import { stableJson } from './stable-json.js';
 import { memoryTexts, type TextStore } from './text-store.js';
 
 export type { ListFilters, RecordEntry } from './record-entry.js';
@@ -70,7 +71,10 @@ export function createSnapshot(catalog: CatalogFile): Snapshot {
     version: contentVersion(catalog.lastVerified, sorted, catalog.removed),
     lastVerified: catalog.lastVerified,
     table: recordTable(sorted),
-    texts: memoryTexts(sorted.map((record) => record.summary)),
+    texts: memoryTexts(
+      sorted.map((record) => record.summary),
+      sorted.map((record) => (record.details === undefined ? undefined : JSON.stringify(record.details))),
+    ),
     aliases: new Map((catalog.projects ?? []).map((project) => [project.name, project.aliases])),
     removed: catalog.removed,
   });
@@ -100,6 +104,10 @@ export function assembleSnapshot(parts: SnapshotParts): Snapshot {
     },
     get summary() {
       return texts.summary(position);
+    },
+    get details() {
+      const json = texts.details(position);
+      return json === undefined ? undefined : (JSON.parse(json) as RecordDetails);
     },
   });
   return Object.freeze({
@@ -133,8 +141,10 @@ export function contentVersion(lastVerified: string, sorted: readonly CatalogRec
   const hash = createHash('sha256').update(lastVerified);
   for (const r of sorted) {
     const fields = [r.id, r.project, r.status, r.url, r.summary ?? null, r.published ?? null, r.modified ?? null];
-    // Hashed only where present, so catalogs without it keep the versions they had.
+    // Hashed only where present, so catalogs without them keep the versions they had. Details in a stable
+    // key order: PostgreSQL's jsonb gives them back in its own.
     if (r.changed !== undefined) fields.push(r.changed);
+    if (r.details !== undefined) fields.push(stableJson(r.details));
     hash.update(JSON.stringify(fields));
   }
   // A catalog without removals hashes as it did before removals existed.

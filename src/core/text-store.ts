@@ -1,13 +1,51 @@
-// Where a snapshot's longer texts are: summaries (and, later, details) are read when a request needs
-// them rather than kept as hundreds of thousands of strings. A catalog read from JSON keeps them in
-// memory; a snapshot file reads them from the file on demand (sources/snapshot-file.ts).
+// Where a snapshot's longer texts are: summaries and details (as JSON) are read when a request needs
+// them rather than kept as hundreds of thousands of strings or objects. A catalog read from JSON keeps
+// summaries as strings and details packed in one buffer, off the JS heap; a snapshot file reads both from
+// the file on demand (sources/snapshot-file.ts).
 
 export interface TextStore {
   /** The summary of the record at a position, when it has one. */
   summary(position: number): string | undefined;
+  /** The details of the record at a position (RecordDetails as JSON), when it has them. */
+  details(position: number): string | undefined;
+}
+
+/** Where each record's text is in a region of bytes: its offset (-1 for none) and byte length. */
+export interface TextColumn {
+  readonly offset: Float64Array;
+  readonly length: Uint32Array;
+}
+
+/** Lays texts out one after the other from `start`; returns where each is and where the last one ends. */
+export function layOutTexts(texts: readonly (string | undefined)[], start = 0): { column: TextColumn; end: number } {
+  const offset = new Float64Array(texts.length);
+  const length = new Uint32Array(texts.length);
+  let end = start;
+  texts.forEach((text, position) => {
+    const bytes = text === undefined ? 0 : Buffer.byteLength(text);
+    offset[position] = text === undefined ? -1 : end;
+    length[position] = bytes;
+    end += bytes;
+  });
+  return { column: { offset, length }, end };
+}
+
+/** The UTF-8 text of `length` bytes at `offset` of a text region. */
+export type RegionReader = (offset: number, length: number) => string;
+
+/** The text at a position of a column, read from its region. */
+export function textAt(column: TextColumn, position: number, read: RegionReader): string | undefined {
+  const offset = column.offset[position]!;
+  return offset < 0 ? undefined : read(offset, column.length[position]!);
 }
 
 /** Texts held in memory, by position: for catalogs small enough to read whole. */
-export function memoryTexts(summaries: readonly (string | undefined)[]): TextStore {
-  return { summary: (position) => summaries[position] };
+export function memoryTexts(summaries: readonly (string | undefined)[], details: readonly (string | undefined)[]): TextStore {
+  const { column, end } = layOutTexts(details);
+  const region = Buffer.allocUnsafe(end);
+  details.forEach((text, position) => {
+    if (text !== undefined) region.write(text, column.offset[position]!, 'utf8');
+  });
+  const read: RegionReader = (offset, length) => region.toString('utf8', offset, offset + length);
+  return { summary: (position) => summaries[position], details: (position) => textAt(column, position, read) };
 }

@@ -16,6 +16,7 @@ function recordJson(r: CatalogRecord): string {
   if (r.summary !== undefined) ordered.summary = r.summary;
   if (r.published !== undefined) ordered.published = r.published;
   if (r.modified !== undefined) ordered.modified = r.modified;
+  if (r.details !== undefined) ordered.details = r.details;
   if (r.changed !== undefined) ordered.changed = r.changed;
   return JSON.stringify(ordered);
 }

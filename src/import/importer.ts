@@ -119,7 +119,7 @@ export async function importRecords(entries: AsyncIterable<InputEntry>, options:
     // kept once each, and the usual url is the shared prefix joined to the id rather than a copy of its own.
     const { name, vendor, step } = outcome.naming;
     const occurrence: NameOccurrence = { name: intern(name), vendor: vendor === undefined ? undefined : intern(vendor), step };
-    const { id, status, url, summary, published, modified } = outcome.record;
+    const { id, status, url, summary, published, modified, details } = outcome.record;
     const record: CatalogRecord = {
       id,
       project: occurrence.name,
@@ -129,6 +129,7 @@ export async function importRecords(entries: AsyncIterable<InputEntry>, options:
     if (summary !== undefined) record.summary = summary;
     if (published !== undefined) record.published = intern(published);
     if (modified !== undefined) record.modified = modified;
+    if (details !== undefined) record.details = details;
     importedIds.add(id);
     records.push(record);
     occurrences.push(occurrence);

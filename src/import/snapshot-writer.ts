@@ -1,5 +1,5 @@
 // Writes a snapshot file (core/snapshot-format.ts) of a catalog: its columns, its search index built
-// here once, and its summaries in a text region read on demand. The server then starts on it in a
+// here once, and its summaries and details in a text region read on demand. The server then starts on it in a
 // fraction of a second whatever its size.
 import { open } from 'node:fs/promises';
 import type { CatalogFile, CatalogRecord } from '../contract/index.js';
@@ -7,21 +7,17 @@ import { recordTable } from '../core/record-table.js';
 import { textIndexSteps } from '../core/search/text-index.js';
 import { contentVersion, inListingOrder } from '../core/snapshot.js';
 import { encodeSnapshot } from '../core/snapshot-format.js';
+import { layOutTexts } from '../core/text-store.js';
 import { inChunks } from './text-chunks.js';
 
 /** Writes the snapshot of a catalog; returns the bytes written. */
 export async function writeSnapshotFile(path: string, catalog: CatalogFile): Promise<number> {
   const records = inListingOrder(catalog.records);
   const table = recordTable(records);
-  const summaryOffset = new Float64Array(records.length);
-  const summaryLength = new Uint32Array(records.length);
-  let textLength = 0;
-  records.forEach((record, position) => {
-    const length = record.summary === undefined ? 0 : Buffer.byteLength(record.summary);
-    summaryOffset[position] = record.summary === undefined ? -1 : textLength;
-    summaryLength[position] = length;
-    textLength += length;
-  });
+  const summaries = layOutTexts(records.map((record) => record.summary));
+  // Each record's details as one JSON string, made once: laid out here, written below.
+  const details = records.map((record) => (record.details === undefined ? undefined : JSON.stringify(record.details)));
+  const { column: detailsColumn, end: textLength } = layOutTexts(details, summaries.end);
   const steps = textIndexSteps(table.size, (position) => ({
     project: table.projectNames[table.projectOf[position]!]!,
     summary: records[position]!.summary ?? '',
@@ -34,8 +30,8 @@ export async function writeSnapshotFile(path: string, catalog: CatalogFile): Pro
       table,
       aliases: new Map((catalog.projects ?? []).map((project) => [project.name, project.aliases])),
       textIndex: step.value,
-      summaryOffset,
-      summaryLength,
+      summaries: summaries.column,
+      details: detailsColumn,
       removed: catalog.removed ?? [],
     },
     textLength,
@@ -47,8 +43,8 @@ export async function writeSnapshotFile(path: string, catalog: CatalogFile): Pro
       await file.write(piece);
       headBytes += piece.length;
     }
-    // The text region, encoded a megabyte at a time rather than as one buffer per summary.
-    for (const text of inChunks(summaries(records))) await file.write(Buffer.from(text));
+    // The text region, encoded a megabyte at a time rather than as one buffer per text.
+    for (const text of inChunks(texts(records, details))) await file.write(Buffer.from(text));
     await file.sync();
     return headBytes + textLength;
   } finally {
@@ -56,7 +52,8 @@ export async function writeSnapshotFile(path: string, catalog: CatalogFile): Pro
   }
 }
 
-/** The summaries in record order: the text region's content. */
-function* summaries(records: readonly CatalogRecord[]): Generator<string, void, undefined> {
+/** The text region's content: the summaries in record order, then the details. */
+function* texts(records: readonly CatalogRecord[], details: readonly (string | undefined)[]): Generator<string, void, undefined> {
   for (const record of records) if (record.summary !== undefined) yield record.summary;
+  for (const text of details) if (text !== undefined) yield text;
 }

@@ -5,7 +5,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { assembleSnapshot, type Snapshot } from '../core/snapshot.js';
 import { decodeHeader, decodeSnapshot, PREAMBLE_BYTES, SnapshotFormatError } from '../core/snapshot-format.js';
-import type { TextStore } from '../core/text-store.js';
+import { type RegionReader, type TextColumn, type TextStore, textAt } from '../core/text-store.js';
 import { CatalogError } from './catalog-file.js';
 
 const closeWhenCollected = new FinalizationRegistry<number>((fd) => {
@@ -40,7 +40,7 @@ export function openSnapshotFile(path: string): Snapshot {
     if (header.text.offset + header.text.length > size) throw new SnapshotFormatError('snapshot file is cut short');
     const body = readExactly(fd, header.text.offset - bodyOffset, bodyOffset, path);
     const content = decodeSnapshot(header, body, bodyOffset);
-    const texts = fileTexts(fd, header.text.offset, content.summaryOffset, content.summaryLength);
+    const texts = fileTexts(fd, header.text.offset, content.summaries, content.details);
     const snapshot = assembleSnapshot({
       version: header.version,
       lastVerified: header.lastVerified,
@@ -73,16 +73,15 @@ function readExactly(fd: number, length: number, position: number, path: string)
   return buffer;
 }
 
-/** Summaries read from the file's text region on demand (a few microseconds each, from the page cache). */
-function fileTexts(fd: number, textOffset: number, offsets: Float64Array, lengths: Uint32Array): TextStore {
+/** Summaries and details read from the file's text region on demand (a few microseconds each, from the page cache). */
+function fileTexts(fd: number, textOffset: number, summaries: TextColumn, details: TextColumn): TextStore {
+  const read: RegionReader = (offset, length) => {
+    const buffer = Buffer.allocUnsafe(length);
+    readSync(fd, buffer, 0, length, textOffset + offset);
+    return buffer.toString('utf8');
+  };
   return {
-    summary(position) {
-      const offset = offsets[position]!;
-      if (offset < 0) return undefined;
-      const length = lengths[position]!;
-      const buffer = Buffer.allocUnsafe(length);
-      readSync(fd, buffer, 0, length, textOffset + offset);
-      return buffer.toString('utf8');
-    },
+    summary: (position) => textAt(summaries, position, read),
+    details: (position) => textAt(details, position, read),
   };
 }

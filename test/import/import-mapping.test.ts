@@ -15,12 +15,15 @@ function fixture(name: string): Json {
 
 const url = (id: string): string => `https://www.cve.org/CVERecord?id=${id}`;
 
-/** The mapping without how the project was named and when the record changed (each tested on its own below). */
+/**
+ * The mapping without how the project was named, when the record changed and its details (each tested on its
+ * own: the details in record-details.test.ts).
+ */
 function mapRecord(json: unknown, overrides?: ReadonlyMap<string, string>): unknown {
   const result = mapCveRecord(json, overrides);
   if (!result.ok) return result;
   const { naming: _, record, ...rest } = result;
-  const { modified: __, ...fields } = record;
+  const { modified: __, details: ___, ...fields } = record;
   return { ...rest, record: fields };
 }
 

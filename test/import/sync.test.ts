@@ -93,8 +93,14 @@ const folder = (dir: string) => releaseFolder(dir);
 
 describe('sync from a folder of release assets, step by step', () => {
   let observed: Observed[];
+  let synced: CatalogFile;
   beforeAll(async () => {
-    ({ observed } = await runScript(folder));
+    ({ observed, catalog: synced } = await runScript(folder));
+  });
+
+  it("carries each record's details, as the newest upstream version of the record gives them", () => {
+    const a = synced.records.find((record) => record.id === A.id);
+    expect(a?.details).toMatchObject({ description: A2.description, dateUpdated: A2.updated, state: 'PUBLISHED' });
   });
 
   it('1. the first baseline: every published record; a rejected one is not a removal of anything', () => {

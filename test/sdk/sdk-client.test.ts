@@ -144,6 +144,20 @@ describe('SDK: walks', () => {
     expect(sent).toEqual(Array(Math.ceil(asked.length / BATCH_MAX_IDS)).fill('POST /api/v1/cve-records/batch'));
   });
 
+  it('records.getDetails and records.batchGetDetails answer typed details, the batch 50 ids a call', async () => {
+    client = recordingClient();
+    const details = await client.records.getDetails('CVE-2025-21335');
+    expect(details).toMatchObject({ id: 'CVE-2025-21335', status: 'public', state: 'PUBLISHED', kev: { dateAdded: '2025-01-14' } });
+    expect(details.metrics[0]?.version).toBe('3.1');
+    const known = (await client.records.list({ limit: 60 })).records.map((record) => record.id);
+    sent = [];
+    const answer = await client.records.batchGetDetails([...known, 'CVE-1999-9000']);
+    expect(answer.records.map((record) => record.id)).toEqual(known);
+    expect(answer.missing).toEqual(['CVE-1999-9000']);
+    expect(answer.records[0]).toEqual(await client.records.getDetails(known[0]!));
+    expect(sent.slice(0, 2)).toEqual(Array(2).fill('POST /api/v1/cve-records/details/batch'));
+  });
+
   it('records.batchGet of no ids answers without a request', async () => {
     client = recordingClient();
     expect(await client.records.batchGet([])).toEqual({ records: [], missing: [] });

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSnapshot } from '../../src/core/snapshot.js';
+import { stableJson } from '../../src/core/stable-json.js';
 import { loadCatalog, migrate, upsertCatalog } from '../../src/sources/postgres/database.js';
 import { loadDefaultCatalog } from '../support/app.js';
 import { type Running, runCli, startServer } from '../support/cli.js';
@@ -50,7 +52,7 @@ const projectOf = async (server: Running, id: string) => {
 describe('PostgreSQL source', () => {
   it('db migrate creates the schema once and is safe to run again', async () => {
     const first = await runCli(['db', 'migrate', '--database-url', url]);
-    expect(first.stdout).toBe('applied 3 migrations\n');
+    expect(first.stdout).toBe('applied 4 migrations\n');
     const again = await runCli(['db', 'migrate', '--database-url', url]);
     expect(again.stdout).toBe('schema is up to date\n');
   });
@@ -83,6 +85,12 @@ describe('PostgreSQL source', () => {
         const loaded = new Map((await loadCatalog(client)).records.map((record) => [record.id, record]));
         expect(catalog.records.some((record) => record.modified !== undefined)).toBe(true);
         expect(catalog.records.filter((record) => loaded.get(record.id)?.modified !== record.modified).map((r) => r.id)).toEqual([]);
+        // Details too, whatever order jsonb keeps their keys in: the same records give the same dataset version.
+        expect(catalog.records.some((record) => record.details !== undefined)).toBe(true);
+        const changed = catalog.records.filter((record) => stableJson(loaded.get(record.id)?.details) !== stableJson(record.details));
+        expect(changed.map((r) => r.id)).toEqual([]);
+        const fromDatabase = createSnapshot({ lastVerified: catalog.lastVerified, records: [...loaded.values()] });
+        expect(fromDatabase.version).toBe(createSnapshot(catalog).version);
       } finally {
         await client.end();
       }

@@ -106,7 +106,7 @@ describe('a damaged snapshot file', () => {
           return bytes;
         }),
       ),
-    ).toMatch(/snapshot format 99; this service reads format 2: import again/);
+    ).toMatch(/snapshot format 99; this service reads format 3: import again/);
     // The projectOf column of the first record pointing past the project names.
     const header = JSON.parse((await readFile(snapshotPath)).subarray(PREAMBLE_BYTES).toString('utf8').split('\u0000')[0]!) as {
       sections: { name: string; offset: number }[];

@@ -4,7 +4,7 @@ import { DEFAULT_RECORDS_FILE } from '../../src/cli/serve-options.js';
 import { DEFAULT_TIMEOUTS, type ServiceConfig } from '../../src/config.js';
 import type { CatalogFile, CatalogRecord } from '../../src/contract/index.js';
 import { createCursorCodec } from '../../src/core/cursor.js';
-import { createSnapshot } from '../../src/core/snapshot.js';
+import { createSnapshot, type Snapshot } from '../../src/core/snapshot.js';
 import { SnapshotStore } from '../../src/core/snapshot-store.js';
 import type { RateStore } from '../../src/http/edge/rate-limit/gcra.js';
 import { buildServer } from '../../src/http/server.js';
@@ -75,10 +75,10 @@ export const fixtureOrder = [
 ];
 
 export async function buildTestApp(
-  options: { catalog?: CatalogFile; config?: Partial<ServiceConfig>; rateStore?: RateStore } = {},
+  options: { catalog?: CatalogFile; snapshot?: Snapshot; config?: Partial<ServiceConfig>; rateStore?: RateStore } = {},
 ): Promise<FastifyInstance> {
   const config = testConfig(options.config);
-  const snapshot = createSnapshot(options.catalog ?? fixtureCatalog);
+  const snapshot = options.snapshot ?? createSnapshot(options.catalog ?? fixtureCatalog);
   const app = await buildServer(
     { config, store: new SnapshotStore(snapshot), cursors: createCursorCodec(config.cursorSecret) },
     { ...(options.rateStore ? { rateStore: options.rateStore } : {}) },

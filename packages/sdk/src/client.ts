@@ -11,7 +11,9 @@ import type {
   Capabilities,
   ChangesParams,
   CveRecord,
+  CveRecordDetails,
   CveRecordPage,
+  DetailsBatchResponse,
   ExportRecord,
   Health,
   ListFilters,
@@ -138,12 +140,33 @@ export class RecordsApi {
    * `POST /api/v1/cve-records/batch` for any number of ids: duplicates are dropped, the rest sent 50 a
    * call, one call after another, and `records` and `missing` come back in the order of `recordIds`.
    */
-  async batchGet(recordIds: Iterable<string>, options?: RequestOptions): Promise<BatchResponse> {
+  batchGet(recordIds: Iterable<string>, options?: RequestOptions): Promise<BatchResponse> {
+    return this.#batches<BatchResponse>('/api/v1/cve-records/batch', recordIds, options);
+  }
+
+  /**
+   * `GET /api/v1/cve-records/{recordId}/details`: the record with its description, CVSS scores, CWEs, KEV
+   * entry, SSVC decision points, affected products and references.
+   */
+  getDetails(recordId: string, options?: RequestOptions): Promise<CveRecordDetails> {
+    return this.#transport.json({ method: 'GET', path: '/api/v1/cve-records/{recordId}/details', pathParams: { recordId } }, options);
+  }
+
+  /** `POST /api/v1/cve-records/details/batch` for any number of ids, as `batchGet` sends them. */
+  batchGetDetails(recordIds: Iterable<string>, options?: RequestOptions): Promise<DetailsBatchResponse> {
+    return this.#batches<DetailsBatchResponse>('/api/v1/cve-records/details/batch', recordIds, options);
+  }
+
+  async #batches<T extends { records: unknown[]; missing: string[] }>(
+    path: '/api/v1/cve-records/batch' | '/api/v1/cve-records/details/batch',
+    recordIds: Iterable<string>,
+    options: RequestOptions | undefined,
+  ): Promise<T> {
     const unique = [...new Set(recordIds)];
-    const answer: BatchResponse = { records: [], missing: [] };
+    const answer = { records: [], missing: [] } as unknown as T;
     for (let start = 0; start < unique.length; start += BATCH_MAX_IDS) {
       const body = { recordIds: unique.slice(start, start + BATCH_MAX_IDS) };
-      const part = await this.#transport.json<BatchResponse>({ method: 'POST', path: '/api/v1/cve-records/batch', body }, options);
+      const part = await this.#transport.json<T>({ method: 'POST', path, body }, options);
       answer.records.push(...part.records);
       answer.missing.push(...part.missing);
     }

@@ -11,6 +11,9 @@ export type CveRecordPage = Schemas['CveRecordPage'];
 /** A line of the export: a record with its `published` and `modified` dates when known. */
 export type ExportRecord = Schemas['ExportRecord'];
 export type BatchResponse = Schemas['BatchResponse'];
+/** A record with what its CVE JSON 5 record says: description, CVSS, CWE, KEV, SSVC, affected products, references. */
+export type CveRecordDetails = Schemas['CveRecordDetails'];
+export type DetailsBatchResponse = Schemas['DetailsBatchResponse'];
 export type RecordChange = Schemas['RecordChange'];
 export type RecordChangesPage = Schemas['RecordChangesPage'];
 export type Health = Schemas['Health'];

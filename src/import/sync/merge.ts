@@ -16,6 +16,7 @@
 //   its rejection comes back and its removal goes.
 import type { CatalogFile, CatalogProject, CatalogRecord } from '../../contract/index.js';
 import { compareListingOrder } from '../../core/cve-id.js';
+import { stableJson } from '../../core/stable-json.js';
 
 export interface UpstreamChanges {
   /** Records as mapped from upstream, named with the catalog's own project names where they match. */
@@ -122,7 +123,9 @@ function sameRecord(a: CatalogRecord, b: CatalogRecord): boolean {
     a.url === b.url &&
     a.summary === b.summary &&
     a.published === b.published &&
-    a.modified === b.modified
+    a.modified === b.modified &&
+    (a.details === undefined) === (b.details === undefined) &&
+    (a.details === undefined || stableJson(a.details) === stableJson(b.details))
   );
 }
 

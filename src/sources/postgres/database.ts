@@ -1,7 +1,7 @@
 // PostgreSQL as the source of record for every replica: migrate, upsert an import in one transaction,
 // load the whole table as a catalog.
 import pg from 'pg';
-import type { CatalogFile, CatalogRecord } from '../../contract/index.js';
+import type { CatalogFile, CatalogRecord, RecordDetails } from '../../contract/index.js';
 import { MIGRATIONS } from './schema.js';
 
 export class DatabaseError extends Error {}
@@ -70,18 +70,25 @@ export async function applyToDatabase(
     try {
       if (change.remove.length > 0) await client.query('DELETE FROM cve_records WHERE id = ANY($1::text[])', [change.remove]);
       for (let start = 0; start < change.upsert.length; start += UPSERT_CHUNK) {
-        const chunk = change.upsert
-          .slice(start, start + UPSERT_CHUNK)
-          .map((r) => ({ ...r, summary: r.summary ?? null, published: r.published ?? null, modified: r.modified ?? null }));
+        const chunk = change.upsert.slice(start, start + UPSERT_CHUNK).map((r) => ({
+          ...r,
+          summary: r.summary ?? null,
+          published: r.published ?? null,
+          modified: r.modified ?? null,
+          details: r.details ?? null,
+        }));
         await client.query(
-          `INSERT INTO cve_records (id, project, status, url, summary, published, modified)
-           SELECT id, project, status, url, summary, published, modified
+          `INSERT INTO cve_records (id, project, status, url, summary, published, modified, details)
+           SELECT id, project, status, url, summary, published, modified, details
              FROM jsonb_to_recordset($1::jsonb)
-               AS r(id text, project text, status text, url text, summary text, published date, modified timestamptz)
+               AS r(id text, project text, status text, url text, summary text, published date, modified timestamptz, details jsonb)
            ON CONFLICT (id) DO UPDATE SET project = excluded.project, status = excluded.status, url = excluded.url,
-             summary = excluded.summary, published = excluded.published, modified = excluded.modified, updated_at = now()
-           WHERE (cve_records.project, cve_records.status, cve_records.url, cve_records.summary, cve_records.published, cve_records.modified)
-             IS DISTINCT FROM (excluded.project, excluded.status, excluded.url, excluded.summary, excluded.published, excluded.modified)`,
+             summary = excluded.summary, published = excluded.published, modified = excluded.modified,
+             details = excluded.details, updated_at = now()
+           WHERE (cve_records.project, cve_records.status, cve_records.url, cve_records.summary, cve_records.published,
+                  cve_records.modified, cve_records.details)
+             IS DISTINCT FROM (excluded.project, excluded.status, excluded.url, excluded.summary, excluded.published,
+                  excluded.modified, excluded.details)`,
           [JSON.stringify(chunk)],
         );
       }
@@ -101,8 +108,10 @@ export async function applyToDatabase(
 /** The whole table as a catalog (validated by the caller like any other catalog). */
 export async function loadCatalog(client: pg.Client): Promise<CatalogFile> {
   const [records, meta] = await Promise.all([
-    client.query<CatalogRecord & { summary: string | null; published: string | null; modified: string | null }>(
-      `SELECT id, project, status, url, summary, to_char(published, 'YYYY-MM-DD') AS published,
+    client.query<
+      CatalogRecord & { summary: string | null; published: string | null; modified: string | null; details: RecordDetails | null }
+    >(
+      `SELECT id, project, status, url, summary, details, to_char(published, 'YYYY-MM-DD') AS published,
               to_char(modified AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS modified
          FROM cve_records`,
     ),
@@ -111,11 +120,12 @@ export async function loadCatalog(client: pg.Client): Promise<CatalogFile> {
   return {
     // Before the first import the table is empty and has no verification date: today's, as migrate left it.
     lastVerified: meta.rows[0]?.last_verified ?? new Date().toISOString().slice(0, 10),
-    records: records.rows.map(({ summary, published, modified, ...record }) => ({
+    records: records.rows.map(({ summary, published, modified, details, ...record }) => ({
       ...record,
       ...(summary === null ? {} : { summary }),
       ...(published === null ? {} : { published }),
       ...(modified === null ? {} : { modified }),
+      ...(details === null ? {} : { details }),
     })),
   };
 }

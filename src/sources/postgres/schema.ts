@@ -31,4 +31,6 @@ export const MIGRATIONS: readonly string[] = [
      ADD CONSTRAINT cve_records_project_check CHECK (char_length(project) >= 1);`,
   // When each record last changed upstream (cveMetadata.dateUpdated), for change feeds.
   `ALTER TABLE cve_records ADD COLUMN modified timestamptz;`,
+  // What each record's CVE JSON 5 record says (RecordDetails), served by the details operations.
+  `ALTER TABLE cve_records ADD COLUMN details jsonb;`,
 ];

@@ -73,6 +73,8 @@ describe('the served OpenAPI document', () => {
         'listPublicCveRecordChanges',
         'exportPublicCveRecords',
         'getPublishedRecordsFeed',
+        'getPublicCveRecordDetails',
+        'batchGetPublicCveRecordDetails',
       ].sort(),
     );
   });

@@ -40,9 +40,16 @@ describe('health, capabilities, sandbox', () => {
     expect(body).toMatchObject({ access: 'public', authentication: 'none', readOnly: true });
     expect(body.capabilities).toContain('listPublicCveRecords');
     // The seven operations of the spec and the compatible additions within v1.
-    expect(body.capabilities).toHaveLength(11);
+    expect(body.capabilities).toHaveLength(13);
     expect(body.capabilities).toEqual(
-      expect.arrayContaining(['listPublicCveRecordChanges', 'listNlwebSites', 'exportPublicCveRecords', 'getPublishedRecordsFeed']),
+      expect.arrayContaining([
+        'listPublicCveRecordChanges',
+        'listNlwebSites',
+        'exportPublicCveRecords',
+        'getPublishedRecordsFeed',
+        'getPublicCveRecordDetails',
+        'batchGetPublicCveRecordDetails',
+      ]),
     );
     expect(body.boundaries).toMatchObject({
       startsAssessments: false,
