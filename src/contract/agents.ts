@@ -3,7 +3,7 @@
 import Type, { type Static } from 'typebox';
 import { NlwebResponse, NlwebResult } from './nlweb.js';
 import { AskQuery, MAX_QUERY_LENGTH } from './parameters.js';
-import { CveId, CveRecord, RecordStatus } from './records.js';
+import { CveId, CveRecord, CveRecordDetails, RecordStatus } from './records.js';
 import { Capabilities, Health, Sandbox } from './service.js';
 
 // The title, link and text of a record are those /ask shows for it, and a search reports its query and
@@ -44,13 +44,16 @@ export const ConnectorDocument = Type.Object(
   {
     id: CveId,
     title,
-    text: snippet,
+    text: Type.String({
+      description: 'The title and description, then severity, exploitation, weakness and affected products, in a few lines.',
+    }),
     url,
     metadata: Type.Object(
       {
         project: CveRecord.properties.project,
         status: RecordStatus,
         published: Type.Optional(Type.String({ format: 'date', description: 'Publication date, when known.' })),
+        details: CveRecordDetails,
       },
       { additionalProperties: false },
     ),

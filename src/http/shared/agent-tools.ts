@@ -11,6 +11,7 @@ import {
   ConnectorSearchArguments,
   ConnectorSearchResults,
   CveRecord,
+  CveRecordDetails,
   CveRecordPage,
   ListQuery,
   NoArguments,
@@ -24,11 +25,13 @@ import {
 } from '../../contract/index.js';
 import { batchGet } from '../../core/batch.js';
 import { listChanges } from '../../core/changes.js';
+import { recordDetails } from '../../core/details.js';
 import { listRecords } from '../../core/list.js';
 import { capabilities, health, sandbox } from '../../core/service-info.js';
 import type { RecordEntry } from '../../core/snapshot.js';
 import { agentSearch, searchAnswer } from './agent-search.js';
 import type { SurfaceContext } from './context.js';
+import { detailsText } from './details-text.js';
 import { toNlwebResult } from './result-shaping.js';
 
 export interface Tool<I extends TSchema = TSchema, O extends TSchema = TSchema> {
@@ -65,22 +68,25 @@ export const tools: readonly Tool[] = [
     name: 'fetch',
     title: 'Fetch a CVE record',
     description:
-      'Returns the record with this CVE id as a document: {id, title, text, url, metadata} with its project, status ' +
-      'and publication date. The fetch of the search/fetch pair that ChatGPT connectors require, for ids from ' +
-      '`search`; otherwise use `get_cve_record` for the record itself, or `batch_get_cve_records` for several.',
+      'Returns the record with this CVE id as a document: {id, title, text, url, metadata}: the text is its ' +
+      'description, severity, exploitation (CISA KEV), weakness (CWE) and affected products; metadata holds its ' +
+      'project, status, publication date and every detail (CVSS vectors, references). The fetch of the search/fetch ' +
+      'pair that ChatGPT connectors require, for ids from `search`; otherwise use `get_cve_record_details`, or ' +
+      '`get_cve_record` for the bare record.',
     input: ConnectorFetchArguments,
     output: ConnectorDocument,
     arguments: 'querystring',
     run: ({ id }, ctx) => {
       const entry = recordEntry(ctx, id);
-      const { name, url, snippet } = toNlwebResult({ entry, score: 1 }, ctx.config.baseUrl, ctx.config.siteName);
+      const { name, url } = toNlwebResult({ entry, score: 1 }, ctx.config.baseUrl, ctx.config.siteName);
       const { project, status } = entry.record;
+      const details = recordDetails(entry);
       return {
         id,
         title: name,
-        text: snippet,
+        text: detailsText(details, entry.summary),
         url,
-        metadata: { project, status, ...(entry.published ? { published: entry.published } : {}) },
+        metadata: { project, status, ...(entry.published ? { published: entry.published } : {}), details },
       };
     },
   }),
@@ -107,6 +113,19 @@ export const tools: readonly Tool[] = [
     output: CveRecord,
     arguments: 'querystring',
     run: ({ recordId }, ctx) => recordEntry(ctx, recordId).record,
+  }),
+  tool({
+    name: 'get_cve_record_details',
+    title: 'Get what is known about a CVE',
+    description:
+      'Returns the record with this CVE id and its details: description, CVSS scores with vectors and severity ' +
+      '(from the CNA and from ADPs such as CISA-ADP), KEV entry, SSVC decision points, CWE weaknesses, affected ' +
+      'products and versions, references. The same answer as GET /api/v1/cve-records/{recordId}/details. An ' +
+      'unknown id is the error `record_not_found`.',
+    input: RecordIdParams,
+    output: CveRecordDetails,
+    arguments: 'querystring',
+    run: ({ recordId }, ctx) => recordDetails(recordEntry(ctx, recordId)),
   }),
   tool({
     name: 'batch_get_cve_records',

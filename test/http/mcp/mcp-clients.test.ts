@@ -43,6 +43,7 @@ const CALLS: Record<string, Record<string, unknown>> = {
   fetch: { id: 'CVE-2024-50000' },
   list_cve_records: { project: 'openssl', status: 'public', limit: 2 },
   get_cve_record: { recordId: 'CVE-2025-9999' },
+  get_cve_record_details: { recordId: 'CVE-2024-50000' },
   batch_get_cve_records: { recordIds: ['CVE-2025-9999', 'CVE-1999-0001'] },
   search_cve_records: { query: 'curl', limit: 3 },
   list_cve_record_changes: { limit: 3 },
@@ -53,6 +54,7 @@ const CALLS: Record<string, Record<string, unknown>> = {
 const MISTAKES: [tool: string, args: Record<string, unknown>, code: string][] = [
   ['get_cve_record', { recordId: 'CVE-1999-0001' }, 'record_not_found'],
   ['fetch', { id: 'CVE-1999-0001' }, 'record_not_found'],
+  ['get_cve_record_details', { recordId: 'CVE-1999-0001' }, 'record_not_found'],
   ['fetch', { id: 'not-an-id' }, 'invalid_parameter'],
   ['list_cve_records', { limit: 500 }, 'invalid_parameter'],
   ['list_cve_records', { status: 'secret' }, 'invalid_parameter'],
@@ -160,6 +162,8 @@ describe.each(eras)('%s', (_era, connect) => {
     const found = (await call('search_cve_records')) as { query: string; results: { record: { project: string }; score: number }[] };
     expect(found.query).toBe('curl');
     expect(found.results[0]?.record.project).toBe('curl');
+    const details = await app.inject({ url: '/api/v1/cve-records/CVE-2024-50000/details' });
+    expect(await call('get_cve_record_details')).toEqual(details.json());
     expect(await call('get_service_info')).toMatchObject({
       health: { status: 'ok', readOnly: true },
       capabilities: { links: { mcp: 'http://cve.test/mcp', a2a: 'http://cve.test/a2a' } },
@@ -178,7 +182,7 @@ describe.each(eras)('%s', (_era, connect) => {
     const heap = (await client.callTool({ name: 'fetch', arguments: { id: 'CVE-2024-50000' } })).structuredContent;
     expect(heap).toMatchObject({
       text: 'Heap overflow in curl SOCKS5 proxy handshake.',
-      metadata: { status: 'public', published: '2024-10-01' },
+      metadata: { status: 'public', published: '2024-10-01', details: { id: 'CVE-2024-50000', project: 'curl', severity: null } },
     });
   });
 
@@ -236,5 +240,6 @@ describe('MCP Inspector CLI', () => {
       expect(result.isError ?? false, name).toBe(false);
       expect(result.structuredContent, name).toBeDefined();
     }
-  });
+    // One Inspector process per call: about a second each on an idle machine, many on a loaded one.
+  }, 150_000);
 });
