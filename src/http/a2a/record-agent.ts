@@ -1,19 +1,21 @@
 // The agent behind /a2a. It reads the text of the message as /ask reads a query and answers at once
-// with one Message: a readable list and, as a data part, the same records, scores and texts as MCP's
+// with one Message: a readable list (with the details of records asked for by id) and, as a data part, the same records, scores and texts as MCP's
 // search_cve_records. It never creates a task, so there is nothing to poll, subscribe to or cancel.
 import { randomUUID } from 'node:crypto';
 import { type Message, type Part, Role } from '@a2a-js/sdk';
 import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import type { RecordSearchResults } from '../../contract/index.js';
+import { recordDetails } from '../../core/details.js';
 import { searchAnswer } from '../shared/agent-search.js';
 import type { SurfaceContext } from '../shared/context.js';
+import { detailsText } from '../shared/details-text.js';
 
 export function recordAgent(ctx: SurfaceContext): AgentExecutor {
   return {
     async execute(request: RequestContext, events: ExecutionEventBus): Promise<void> {
       const question = request.userMessage.parts.flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : [])).join('\n');
-      events.publish(AgentEvent.message(answer(request.contextId, await searchAnswer(ctx, question))));
+      events.publish(AgentEvent.message(answer(request.contextId, await searchAnswer(ctx, question), ctx)));
       events.finished();
     },
     async cancelTask(): Promise<void> {
@@ -22,13 +24,13 @@ export function recordAgent(ctx: SurfaceContext): AgentExecutor {
   };
 }
 
-function answer(contextId: string, found: RecordSearchResults): Message {
+function answer(contextId: string, found: RecordSearchResults, ctx: SurfaceContext): Message {
   return {
     messageId: randomUUID(),
     contextId,
     taskId: '',
     role: Role.ROLE_AGENT,
-    parts: [part({ $case: 'text', value: readable(found) }, 'text/plain'), part({ $case: 'data', value: found }, 'application/json')],
+    parts: [part({ $case: 'text', value: readable(found, ctx) }, 'text/plain'), part({ $case: 'data', value: found }, 'application/json')],
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],
@@ -39,13 +41,21 @@ function part(content: Part['content'], mediaType: string): Part {
   return { content, metadata: undefined, filename: '', mediaType };
 }
 
-function readable({ query, understood, results }: RecordSearchResults): string {
+/** Records asked for by id (score 1) whose details the answer spells out: a question about one CVE wants them. */
+const DETAILED = 3;
+
+function readable({ query, understood, results }: RecordSearchResults, ctx: SurfaceContext): string {
   const reading = understood.length ? ` (read as: ${inert(understood.join('; '))})` : '';
   if (results.length === 0) return `No record matches "${inert(query)}"${reading}.`;
-  const lines = results.map(
-    ({ record, score, snippet }) =>
-      `- ${record.id} (${inert(record.project)}, ${record.status}, score ${score.toFixed(2)}): ${inert(snippet)}${record.url ? ` ${record.url}` : ''}`,
-  );
+  let detailed = 0;
+  const lines = results.map(({ record, score, snippet }) => {
+    const line = `- ${record.id} (${inert(record.project)}, ${record.status}, score ${score.toFixed(2)}): ${inert(snippet)}${record.url ? ` ${record.url}` : ''}`;
+    const entry = score === 1 && detailed < DETAILED ? ctx.store.current.get(record.id) : undefined;
+    if (!entry) return line;
+    detailed++;
+    const details = detailsText(recordDetails(entry), entry.summary);
+    return [line, ...details.split('\n').map((text) => `  ${inert(text)}`)].join('\n');
+  });
   return [`${results.length} record${results.length === 1 ? '' : 's'} for "${inert(query)}"${reading}:`, ...lines].join('\n');
 }
 

@@ -2,6 +2,7 @@
 // code, malformed requests get the JSON-RPC ones, and 0.3 clients are answered in 0.3 shapes.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_DETAILS } from '../../../src/contract/index.js';
 import { buildTestApp } from '../../support/app.js';
 
 let app: FastifyInstance;
@@ -42,6 +43,46 @@ describe('SendMessage', () => {
     expect(message.role).toBe('ROLE_AGENT');
     expect(message.parts[0].text).toContain('CVE-2025-9999');
     expect(message.parts[1].data.results[0].record).toMatchObject({ id: 'CVE-2025-9999', project: 'openssl' });
+  });
+
+  it('spells out the details of a record asked for by id in the text part', async () => {
+    const withDetails = await buildTestApp({
+      catalog: {
+        lastVerified: '2025-01-24',
+        records: [
+          {
+            id: 'CVE-2024-6119',
+            project: 'OpenSSL',
+            status: 'public',
+            url: 'https://www.cve.org/CVERecord?id=CVE-2024-6119',
+            details: {
+              ...NO_DETAILS,
+              description: 'Certificate name checks may crash.',
+              metrics: [
+                {
+                  version: '3.1',
+                  vector: 'CVSS:3.1/AV:N',
+                  baseScore: 7.5,
+                  severity: 'high',
+                  source: { container: 'adp', shortName: 'CISA-ADP' },
+                },
+              ],
+              kev: { dateAdded: '2024-09-10', reference: null },
+            },
+          },
+        ],
+      },
+    });
+    const response = await withDetails.inject({
+      method: 'POST',
+      url: '/a2a',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: userMessage('CVE-2024-6119') }),
+    });
+    await withDetails.close();
+    const text: string = response.json().result.message.parts[0].text;
+    expect(text).toContain('  Certificate name checks may crash.');
+    expect(text).toContain('Severity high (CVSS 3.1 7.5, CISA-ADP). Known exploited (CISA KEV since 2024-09-10).');
   });
 
   it('reads a 1.0 method sent without the A2A-Version header as 1.0', async () => {
