@@ -150,6 +150,22 @@ describe('record pages at /records/{id}', () => {
     expect(body).toContain('<a href="/api/v1/cve-records/CVE-2024-6119" type="application/json">');
   });
 
+  it('shows the details: severity, SSVC, every CVSS vector, weaknesses, affected versions, references', async () => {
+    const details = (await app.inject({ url: '/api/v1/cve-records/CVE-2024-6119/details' })).json();
+    const { body } = await page(app, '/records/CVE-2024-6119');
+    expect(body).toContain(`<dt>Severity</dt><dd><span class="severity severity-${details.severity}">`);
+    expect(details.metrics.length).toBeGreaterThan(0);
+    for (const metric of details.metrics) expect(body).toContain(`<code class="vector">${metric.vector}</code>`);
+    const escaped = (text: string) =>
+      text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+    for (const problem of details.problemTypes) expect(body).toContain(escaped(problem.description));
+    expect(body).toContain(`<dt>Affected</dt>`);
+    expect(body).toContain(escaped(details.affected[0].versions));
+    expect(body).toContain(`href="${details.references[0].url}"`);
+    expect(body).toContain('<a href="/api/v1/cve-records/CVE-2024-6119/details" type="application/json">');
+    if (details.ssvc) expect(body).toContain(`<dt>SSVC</dt><dd>Exploitation ${details.ssvc.exploitation}`);
+  });
+
   it('says a record without public record has none yet', async () => {
     const { body } = await page(fixture, '/records/CVE-2023-0001');
     expect(body).toContain('Assigned, not yet public');

@@ -4,7 +4,7 @@ import { serviceAndBrowser } from '../../support/browser.js';
 
 const env = serviceAndBrowser();
 
-const PAGES = ['/', '/?query=openssl', '/?project=Linux', '/records/CVE-2025-24530'];
+const PAGES = ['/', '/?query=openssl', '/?project=Linux', '/records/CVE-2025-24530', '/records/CVE-2024-6119'];
 
 describe.each([320, 390])('at %i px', (width) => {
   it.each(PAGES)('%s fits the screen, its result rows stacked', async (path) => {
