@@ -14,6 +14,7 @@ export function docsAssets(): Asset[] {
     { path: `${ASSETS}/swagger-ui-bundle.js`, type: JAVASCRIPT, body: packageAsset('swagger-ui-dist/swagger-ui-bundle.js') },
     { path: `${ASSETS}/swagger-ui.css`, type: CSS, body: packageAsset('swagger-ui-dist/swagger-ui.css') },
     { path: `${ASSETS}/api-reference.js`, type: JAVASCRIPT, body: ownAsset('api-reference.js') },
+    { path: `${ASSETS}/api-reference.css`, type: CSS, body: ownAsset('api-reference.css') },
   ];
 }
 
@@ -28,6 +29,7 @@ const viewer = Buffer.from(
 <link rel="icon" href="${PATHS.webAssets}/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${PATHS.webAssets}/page.css">
 <link rel="stylesheet" href="${ASSETS}/swagger-ui.css">
+<link rel="stylesheet" href="${ASSETS}/api-reference.css">
 <link rel="service-desc" type="application/openapi+json" href="${PATHS.openapi}">
 <script src="${ASSETS}/swagger-ui-bundle.js" defer></script>
 <script src="${ASSETS}/api-reference.js" defer></script>
