@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import type { ServiceConfig } from '../../src/config.js';
 import { buildTestApp, loadDefaultCatalog } from './app.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -34,7 +35,7 @@ export async function launchChromium(options: { webmcp?: boolean } = {}): Promis
  * The service on the default dataset, listening on a loopback port that is also its base URL, so that
  * the links it writes (the OpenAPI `servers`, search results) lead back to it from the browser.
  */
-export async function serveDefaultDataset(): Promise<{ app: FastifyInstance; baseUrl: string }> {
+export async function serveDefaultDataset(config: Partial<ServiceConfig> = {}): Promise<{ app: FastifyInstance; baseUrl: string }> {
   const port = await new Promise<number>((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port: free } = probe.address() as { port: number };
@@ -42,7 +43,7 @@ export async function serveDefaultDataset(): Promise<{ app: FastifyInstance; bas
     });
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const app = await buildTestApp({ catalog: await loadDefaultCatalog(), config: { baseUrl } });
+  const app = await buildTestApp({ catalog: await loadDefaultCatalog(), config: { ...config, baseUrl } });
   await app.listen({ host: '127.0.0.1', port });
   return { app, baseUrl };
 }
@@ -75,10 +76,14 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
  * The service on the default dataset and a Chromium, for one test file: started before its tests,
  * closed after them. The fields are filled in by the time the tests run.
  */
-export function serviceAndBrowser(options: { webmcp?: boolean } = {}): { app: FastifyInstance; baseUrl: string; browser: Browser } {
+export function serviceAndBrowser(options: { webmcp?: boolean; config?: Partial<ServiceConfig> } = {}): {
+  app: FastifyInstance;
+  baseUrl: string;
+  browser: Browser;
+} {
   const env = {} as { app: FastifyInstance; baseUrl: string; browser: Browser };
   beforeAll(async () => {
-    Object.assign(env, await serveDefaultDataset());
+    Object.assign(env, await serveDefaultDataset(options.config));
     env.browser = await launchChromium(options);
   });
   afterAll(async () => {

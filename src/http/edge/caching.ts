@@ -12,11 +12,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler }
 import type { Snapshot } from '../../core/snapshot.js';
 import { SERVICE_VERSION } from '../../version.js';
 
-export type CachePolicy = 'public' | 'dataset' | 'no-store';
+export type CachePolicy = 'public' | 'immutable' | 'dataset' | 'no-store';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Whether a 200 GET of this route may be cached; routes without it are `no-store`. */
+    /**
+     * Whether a 200 GET of this route may be cached; routes without it are `no-store`. `immutable` is for
+     * URLs named by a fingerprint of their bytes, which a client may keep for a year without asking again.
+     */
     caching?: CachePolicy;
   }
 }
@@ -89,6 +92,9 @@ export function answeredNotModified(
   return current;
 }
 
+/** A year, the longest max-age HTTP caches are asked to honour (RFC 9111 §1.2.2). */
+const IMMUTABLE_CONTROL = 'public, max-age=31536000, immutable';
+
 export function registerCaching(app: FastifyInstance, maxAgeSeconds: number, datasetVersion: () => string): void {
   const publicControl = `public, max-age=${maxAgeSeconds}`;
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -102,7 +108,7 @@ export function registerCaching(app: FastifyInstance, maxAgeSeconds: number, dat
       return notModified(request, reply, done);
     }
     const cacheable =
-      policy === 'public' &&
+      (policy === 'public' || policy === 'immutable') &&
       reply.statusCode === 200 &&
       (request.method === 'GET' || request.method === 'HEAD') &&
       (typeof payload === 'string' || Buffer.isBuffer(payload));
@@ -114,7 +120,7 @@ export function registerCaching(app: FastifyInstance, maxAgeSeconds: number, dat
     // the compression layer encodes later is named by registerCodingInEntityTag.
     const etag = codedTag(entityTag(datasetVersion(), payload as string | Buffer), reply.getHeader('content-encoding'));
     reply.header('etag', etag);
-    reply.header('cache-control', publicControl);
+    reply.header('cache-control', policy === 'immutable' ? IMMUTABLE_CONTROL : publicControl);
     if (!noneMatch(request.headers['if-none-match'], etag)) return done(null, payload);
     reply.code(304);
     notModified(request, reply, done);

@@ -4,7 +4,7 @@
 import type { TSchema } from 'typebox';
 import { NLWEB_IGNORED_PARAMETERS, type Operation, operations } from '../../contract/index.js';
 import { PATHS } from '../shared/paths.js';
-import { type Asset, JAVASCRIPT, ownAsset } from './static-assets.js';
+import { type Asset, asset, JAVASCRIPT, ownAsset } from './static-assets.js';
 
 type ArgumentPlace = 'path' | 'query' | 'body';
 
@@ -60,5 +60,5 @@ export function browserToolsAsset(): Asset {
   const code = ownAsset('browser-tools.js').toString('utf8');
   if (code.split(PLACEHOLDER).length !== 2) throw new Error(`assets/browser-tools.js must name ${PLACEHOLDER} exactly once`);
   // JSON is JavaScript: the definitions become the literal the script's code is called with.
-  return { path: PATHS.browserTools, type: JAVASCRIPT, body: Buffer.from(code.replace(PLACEHOLDER, JSON.stringify(browserTools()))) };
+  return asset(PATHS.browserTools, JAVASCRIPT, Buffer.from(code.replace(PLACEHOLDER, JSON.stringify(browserTools()))));
 }

@@ -4,18 +4,19 @@ import type { FastifyReply } from 'fastify';
 import { PATHS } from '../shared/paths.js';
 import { DOCS_CSP } from './content-security-policy.js';
 import { html } from './html.js';
+import { PAGE_ASSETS } from './page-assets.js';
 import { SITE_NAME, siteHeader } from './page-layout.js';
-import { type Asset, CSS, JAVASCRIPT, ownAsset, packageAsset } from './static-assets.js';
+import { asset, CSS, JAVASCRIPT, ownAsset, packageAsset } from './static-assets.js';
 
 const ASSETS = PATHS.docsAssets;
 
-export function docsAssets(): Asset[] {
-  return [
-    { path: `${ASSETS}/swagger-ui-bundle.js`, type: JAVASCRIPT, body: packageAsset('swagger-ui-dist/swagger-ui-bundle.js') },
-    { path: `${ASSETS}/swagger-ui.css`, type: CSS, body: packageAsset('swagger-ui-dist/swagger-ui.css') },
-    { path: `${ASSETS}/api-reference.js`, type: JAVASCRIPT, body: ownAsset('api-reference.js') },
-  ];
-}
+/** The files of the API reference, besides those of every page. */
+export const DOCS_ASSETS = {
+  viewer: asset(`${ASSETS}/swagger-ui-bundle.js`, JAVASCRIPT, packageAsset('swagger-ui-dist/swagger-ui-bundle.js')),
+  viewerStylesheet: asset(`${ASSETS}/swagger-ui.css`, CSS, packageAsset('swagger-ui-dist/swagger-ui.css')),
+  script: asset(`${ASSETS}/api-reference.js`, JAVASCRIPT, ownAsset('api-reference.js')),
+  stylesheet: asset(`${ASSETS}/api-reference.css`, CSS, ownAsset('api-reference.css')),
+} as const;
 
 const viewer = Buffer.from(
   html`<!doctype html>
@@ -25,13 +26,14 @@ const viewer = Buffer.from(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API reference · ${SITE_NAME}</title>
 <meta name="description" content="Reference of the Public CVE Records API, rendered from its OpenAPI 3.1 document.">
-<link rel="icon" href="${PATHS.webAssets}/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="${PATHS.webAssets}/page.css">
-<link rel="stylesheet" href="${ASSETS}/swagger-ui.css">
+<link rel="icon" href="${PAGE_ASSETS.icon.href}" type="image/svg+xml">
+<link rel="stylesheet" href="${PAGE_ASSETS.stylesheet.href}">
+<link rel="stylesheet" href="${DOCS_ASSETS.viewerStylesheet.href}">
+<link rel="stylesheet" href="${DOCS_ASSETS.stylesheet.href}">
 <link rel="service-desc" type="application/openapi+json" href="${PATHS.openapi}">
-<script src="${ASSETS}/swagger-ui-bundle.js" defer></script>
-<script src="${ASSETS}/api-reference.js" defer></script>
-<script src="${PATHS.browserTools}" defer></script>
+<script src="${DOCS_ASSETS.viewer.href}" defer></script>
+<script src="${DOCS_ASSETS.script.href}" defer></script>
+<script src="${PAGE_ASSETS.browserTools.href}" defer></script>
 </head>
 <body>
 ${siteHeader(PATHS.apiReference)}

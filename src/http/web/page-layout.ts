@@ -4,6 +4,7 @@ import type { Snapshot } from '../../core/snapshot.js';
 import { feedPath, PATHS } from '../shared/paths.js';
 import { PAGE_CSP } from './content-security-policy.js';
 import { type Html, html } from './html.js';
+import { PAGE_ASSETS } from './page-assets.js';
 
 export const SITE_NAME = 'Public CVE Records';
 
@@ -47,8 +48,8 @@ export function renderPage(page: Page, snapshot: Snapshot): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${page.title} · ${SITE_NAME}</title>
 <meta name="description" content="${page.description}">
-<link rel="icon" href="${PATHS.webAssets}/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="${PATHS.webAssets}/page.css">
+<link rel="icon" href="${PAGE_ASSETS.icon.href}" type="image/svg+xml">
+<link rel="stylesheet" href="${PAGE_ASSETS.stylesheet.href}">
 <link rel="alternate" type="application/json" href="${PATHS.records}" title="Records as JSON">
 <link rel="service-desc" type="application/openapi+json" href="${PATHS.openapi}">
 <link rel="alternate" type="application/atom+xml" href="${feedPath()}" title="Newly published CVE records">
@@ -57,8 +58,8 @@ ${
     ? ''
     : html`<link rel="alternate" type="application/atom+xml" href="${feedPath(page.project)}" title="Newly published CVE records: ${page.project}">
 `
-}<script src="${PATHS.webAssets}/page.js" defer></script>
-<script src="${PATHS.browserTools}" defer></script>
+}<script src="${PAGE_ASSETS.script.href}" defer></script>
+<script src="${PAGE_ASSETS.browserTools.href}" defer></script>
 </head>
 <body>
 ${siteHeader(page.section)}

@@ -1,14 +1,26 @@
-// Files the pages load, read once at start and served from memory with ETags (see edge/caching.ts).
+// Files the pages load, read once at start and served from memory with ETags (see edge/caching.ts). Each
+// is served at two paths: its own, for links written before fingerprints (cached like a document), and
+// one that names a fingerprint of its bytes, which pages link to and which a browser keeps for a year, so
+// that a second visit asks for the page alone.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { acceptedCodings } from '../shared/negotiation.js';
 
 export interface Asset {
   readonly path: string;
   readonly type: string;
   readonly body: Buffer;
+  /** The path with a fingerprint of the body before the extension (`/web/page.<hash>.css`): what pages link to. */
+  readonly href: string;
+}
+
+export function asset(path: string, type: string, body: Buffer): Asset {
+  const fingerprint = createHash('sha256').update(body).digest('hex').slice(0, 16);
+  const dot = path.lastIndexOf('.');
+  return { path, type, body, href: `${path.slice(0, dot)}.${fingerprint}${path.slice(dot)}` };
 }
 
 /**
@@ -35,9 +47,9 @@ export function packageAsset(specifier: string): Buffer {
  * through the per-response compression. A body sent with Content-Encoding is left alone by that layer.
  */
 export function registerAssets(app: FastifyInstance, assets: readonly Asset[]): void {
-  for (const { path, type, body } of assets) {
+  for (const { path, type, body, href } of assets) {
     const encoded = new Map<Coding, Buffer>();
-    app.get(path, { config: { caching: 'public' } }, (request, reply) => {
+    const send = (request: FastifyRequest, reply: FastifyReply) => {
       reply.header('content-type', type);
       const coding = body.length >= 1024 ? preferredCoding(request.headers['accept-encoding']) : undefined;
       if (!coding) return reply.send(body);
@@ -47,7 +59,9 @@ export function registerAssets(app: FastifyInstance, assets: readonly Asset[]): 
         encoded.set(coding, bytes);
       }
       return reply.header('content-encoding', coding).header('vary', 'Accept-Encoding').send(bytes);
-    });
+    };
+    app.get(path, { config: { caching: 'public' } }, send);
+    app.get(href, { config: { caching: 'immutable' } }, send);
   }
 }
 

@@ -8,12 +8,12 @@ import type { SurfaceContext } from '../shared/context.js';
 import { byAccept } from '../shared/negotiation.js';
 import { PATHS } from '../shared/paths.js';
 import { serviceIndex } from '../shared/service-index.js';
-import { browserToolsAsset } from './browser-tools.js';
-import { docsAssets, sendDocsViewer } from './docs-page.js';
+import { DOCS_ASSETS, sendDocsViewer } from './docs-page.js';
 import { homePage } from './home-page.js';
+import { PAGE_ASSETS } from './page-assets.js';
 import { rateLimitedPage } from './rate-limited-page.js';
 import { RECORD_PAGE_ROUTE, recordPage } from './record-page.js';
-import { CSS, JAVASCRIPT, ownAsset, registerAssets } from './static-assets.js';
+import { registerAssets } from './static-assets.js';
 
 export const webSurface: FastifyPluginAsync<SurfaceContext> = async (app, ctx) => {
   app.addHook('onSend', rateLimitedPage(ctx));
@@ -31,11 +31,5 @@ export const webSurface: FastifyPluginAsync<SurfaceContext> = async (app, ctx) =
   app.get(PATHS.apiReference, { config: { caching: 'public' } }, docs);
 
   app.get(RECORD_PAGE_ROUTE, { config: { caching: 'public' } }, recordPage(ctx));
-  registerAssets(app, [
-    { path: `${PATHS.webAssets}/page.css`, type: CSS, body: ownAsset('page.css') },
-    { path: `${PATHS.webAssets}/page.js`, type: JAVASCRIPT, body: ownAsset('page.js') },
-    { path: `${PATHS.webAssets}/favicon.svg`, type: 'image/svg+xml', body: ownAsset('favicon.svg') },
-    browserToolsAsset(),
-    ...docsAssets(),
-  ]);
+  registerAssets(app, [...Object.values(PAGE_ASSETS), ...Object.values(DOCS_ASSETS)]);
 };

@@ -93,6 +93,6 @@ describe('/ and /docs by Accept', () => {
       expect(source, 'every file of the viewer comes from this service').toMatch(/^\//);
       expect((await app.inject({ url: source })).statusCode, source).toBe(200);
     }
-    expect(sources).toContain('/docs/assets/swagger-ui-bundle.js');
+    expect(sources.some((source) => /^\/docs\/assets\/swagger-ui-bundle\.[0-9a-f]+\.js$/.test(source))).toBe(true);
   });
 });

@@ -221,11 +221,40 @@ describe('files of the pages', () => {
     ['/docs/assets/swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
     ['/docs/assets/swagger-ui.css', 'text/css; charset=utf-8'],
     ['/docs/assets/api-reference.js', 'text/javascript; charset=utf-8'],
+    ['/docs/assets/api-reference.css', 'text/css; charset=utf-8'],
   ])('%s is served as %s, cacheable', async (url, type) => {
     const response = await app.inject(url);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe(type);
     expect(response.headers['cache-control']).toMatch(/^public, max-age=/);
     expect((await app.inject({ url, headers: { 'if-none-match': String(response.headers.etag) } })).statusCode).toBe(304);
+  });
+});
+
+describe('fingerprinted files', () => {
+  /** The files a page loads: its stylesheets, scripts and icon. */
+  async function loaded(url: string): Promise<string[]> {
+    const { body } = await app.inject({ url, headers: { accept: 'text/html' } });
+    return [...body.matchAll(/<(?:link rel="(?:stylesheet|icon)"|script) (?:href|src)="([^"]+)"/g)].map((match) => match[1] as string);
+  }
+
+  it.each(['/', '/docs', '/records/CVE-2020-0002'])('%s loads only fingerprinted files, each kept for a year', async (url) => {
+    const files = await loaded(url);
+    expect(files.length).toBeGreaterThanOrEqual(4);
+    for (const file of files) {
+      expect(file).toMatch(/\.[0-9a-f]{16}\.(css|js|svg)$/);
+      const response = await app.inject(file);
+      expect(response.statusCode, file).toBe(200);
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      // The same bytes as at the path without the fingerprint, which old links still reach.
+      const plain = await app.inject(file.replace(/\.[0-9a-f]{16}\./, '.'));
+      expect(plain.rawPayload.equals(response.rawPayload)).toBe(true);
+      expect(plain.headers['cache-control']).toMatch(/^public, max-age=\d+$/);
+    }
+  });
+
+  it('a fingerprint that names no file is a 404', async () => {
+    const [stylesheet] = await loaded('/');
+    expect((await app.inject(String(stylesheet).replace(/\.[0-9a-f]{16}\./, '.0000000000000000.'))).statusCode).toBe(404);
   });
 });
