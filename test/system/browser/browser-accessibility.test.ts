@@ -16,6 +16,8 @@ const PAGES: ReadonlyArray<[path: string, drawn: string]> = [
   ['/', 'main'],
   ['/?query=openssl', '#results'],
   ['/records/CVE-2025-24530', 'main'],
+  ['/records/CVE-2024-6119', 'main'],
+
   ['/docs', '.opblock'],
 ];
 
