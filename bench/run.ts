@@ -8,7 +8,7 @@ import type autocannon from 'autocannon';
 import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
 import { SAMPLE_ZIP } from './corpus.js';
 import { corpusSection } from './corpus-figures.js';
-import { type Load, load, runCli, serveCatalog, spawnServer, table } from './support.js';
+import { type Load, load, runCli, serveCatalog, spawnServer, table, untilLine } from './support.js';
 import { syncSection } from './sync-figures.js';
 import { syntheticRecord, writeSyntheticCatalog } from './synthetic-catalog.js';
 import { ensureTools, PINNED, pinServer, staticNginx, type WrkLoad, wrkLoad } from './wrk.js';
@@ -31,6 +31,8 @@ async function throughput(): Promise<void> {
   const recordPath = `/api/v1/cve-records/${syntheticRecord(1).id}`;
 
   const service = await serveCatalog(catalog);
+  // Measured once the search index is built: its build runs between requests and would be measured too.
+  await untilLine(service, /search index ready/);
   pinServer(service.child.pid!);
   const body = Buffer.from(await (await fetch(`${service.url}${recordPath}`)).arrayBuffer());
   const getOne = await wrkLoad(`${service.url}${recordPath}`, SECONDS, service.child.pid!);
