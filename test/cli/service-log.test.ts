@@ -4,6 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { serviceLog } from '../../src/cli/service-log.js';
 
@@ -21,7 +22,7 @@ describe('the service log', () => {
     const { logger, flush } = serviceLog('info', out);
     logger.info({ status: 200, route: '/api/v1/cve-records' }, 'request');
     await new Promise<void>((resolve) => flush(resolve));
-    const line = out.text().replace(/\x1b\[[0-9;]*m/g, ''); // without colours
+    const line = stripVTControlCharacters(out.text()); // without colours
     expect(line).toMatch(/INFO.*request/);
     expect(line).toMatch(/status: 200/);
     expect(line).toMatch(/route: "\/api\/v1\/cve-records"/);
