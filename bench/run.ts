@@ -17,6 +17,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 
 /** The issue 17 catalog size: the targets hold at 340,000 records. */
 const THROUGHPUT_RECORDS = 340_000;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 /**
  * Get-one and list against a bare Fastify server sending the same record, and nginx sending it as a static
@@ -35,20 +36,29 @@ async function throughput(): Promise<void> {
   await untilLine(service, /search index ready/);
   pinServer(service.child.pid!);
   const body = Buffer.from(await (await fetch(`${service.url}${recordPath}`)).arrayBuffer());
-  const getOne = await wrkLoad(`${service.url}${recordPath}`, SECONDS, service.child.pid!);
-  const list = await wrkLoad(`${service.url}/api/v1/cve-records?limit=20`, SECONDS, service.child.pid!);
-  await service.stop();
-
   const bodyFile = join(dir, 'record.json');
   await writeFile(bodyFile, body);
   const bare = await spawnServer([new URL('./bare-server.mjs', import.meta.url).pathname, bodyFile]);
   pinServer(bare.child.pid!);
-  const baseline = await wrkLoad(bare.url, SECONDS, bare.child.pid!);
-  await bare.stop();
-
   const nginx = await staticNginx(body);
-  const reference = await wrkLoad(nginx.url, SECONDS, nginx.pid);
-  await nginx.stop();
+
+  // Every case ROUNDS times, interleaved, keeping each case's best round: on a shared machine, load from
+  // elsewhere comes and goes, and the best round is the one least disturbed by it.
+  const cases = {
+    nginx: () => wrkLoad(nginx.url, SECONDS, nginx.pid),
+    bare: () => wrkLoad(bare.url, SECONDS, bare.child.pid!),
+    getOne: () => wrkLoad(`${service.url}${recordPath}`, SECONDS, service.child.pid!),
+    list: () => wrkLoad(`${service.url}/api/v1/cve-records?limit=20`, SECONDS, service.child.pid!),
+  };
+  const best: Partial<Record<keyof typeof cases, WrkLoad>> = {};
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, run] of Object.entries(cases) as Array<[keyof typeof cases, () => Promise<WrkLoad>]>) {
+      const result = await run();
+      if (!best[name] || result.rps > best[name].rps) best[name] = result;
+    }
+  }
+  await Promise.all([service.stop(), bare.stop(), nginx.stop()]);
+  const { nginx: reference, bare: baseline, getOne, list } = best as Record<keyof typeof cases, WrkLoad>;
 
   const row = (name: string, r: WrkLoad, target?: number) => ({
     case: name,
@@ -58,12 +68,13 @@ async function throughput(): Promise<void> {
     'req/s ratio to bare': r.rps / baseline.rps,
     'p99 ratio to bare': r.p99 / baseline.p99,
     'server CPU µs/req': r.cpuMicros,
+    'CPU ratio (bare/this)': baseline.cpuMicros / r.cpuMicros,
     target: target === undefined ? '' : `req/s >= ${target}`,
     met: target === undefined ? '' : r.rps / baseline.rps >= target ? 'yes' : 'NO',
     'non-2xx': r.non2xx,
   });
   console.log(
-    `\n### Throughput against a bare Fastify server (${THROUGHPUT_RECORDS.toLocaleString('en')} records, limiter on, wrk 50 connections${PINNED ? ', server on core 0, wrk on core 1' : ', unpinned: one core'})\n`,
+    `\n### Throughput against a bare Fastify server (${THROUGHPUT_RECORDS.toLocaleString('en')} records, limiter on, wrk 50 connections, best of ${ROUNDS} interleaved rounds${PINNED ? ', server on core 0, wrk on core 1' : ', unpinned: one core'})\n`,
   );
   console.log(
     table([

@@ -7,20 +7,15 @@ import { SERVICE_VERSION } from '../../version.js';
 import { entityTag } from '../edge/caching.js';
 import { storedRecord } from './stored-records.js';
 
-const COMMA = Buffer.from(',');
-
-export function pageBody(snapshot: Snapshot, plan: PagePlan): Buffer {
+export function pageBody(snapshot: Snapshot, plan: PagePlan): string {
   const head = `{"schemaVersion":"${PAGE_SCHEMA_VERSION}","lastVerified":${JSON.stringify(snapshot.lastVerified)},"records":[`;
   const tail =
     `],"pagination":{"limit":${plan.limit},"returned":${plan.positions.length},"total":${plan.total},` +
     `"nextCursor":${plan.nextCursor === null ? 'null' : JSON.stringify(plan.nextCursor)}}}`;
-  const parts: Buffer[] = [Buffer.from(head)];
-  for (let i = 0; i < plan.positions.length; i++) {
-    if (i > 0) parts.push(COMMA);
-    parts.push(storedRecord(snapshot, plan.positions[i]!).body);
-  }
-  parts.push(Buffer.from(tail));
-  return Buffer.concat(parts);
+  let records = '';
+  for (let i = 0; i < plan.positions.length; i++) records += (i > 0 ? ',' : '') + storedRecord(snapshot, plan.positions[i]!).body;
+  // One string: Node sends it in the same write as the header.
+  return head + records + tail;
 }
 
 /**

@@ -6,8 +6,11 @@ import type { Snapshot } from '../../core/snapshot.js';
 import { entityTag } from '../edge/caching.js';
 
 export interface StoredRecord {
-  /** The record as get-one sends it: JSON.stringify of the contract's object, fields in schema order. */
-  readonly body: Buffer;
+  /**
+   * The record as get-one sends it: JSON.stringify of the contract's object, fields in schema order. A
+   * string, not a Buffer: Node writes a string body in one write with the header, a Buffer as a second chunk.
+   */
+  readonly body: string;
   /** The strong ETag of `body`, as the caching hook would compute it from the bytes. */
   readonly etag: string;
 }
@@ -39,12 +42,12 @@ class RecordBytes {
   }
 
   #make(position: number): StoredRecord {
-    const body = Buffer.from(JSON.stringify(recordAt(this.snapshot.table, position)));
+    const body = JSON.stringify(recordAt(this.snapshot.table, position));
     return { body, etag: entityTag(this.snapshot.version, body) };
   }
 }
 
-/** Up to 2 x 50,000 records (about 20 MB with their tags) per snapshot. */
+/** Up to 2 x 50,000 records (about 30 MB with their tags and the maps) per snapshot. */
 const GENERATION_SIZE = 50_000;
 
 /** Per snapshot, so a reload starts afresh and the old bytes are collected with the old snapshot. */
