@@ -41,6 +41,22 @@ export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promis
   });
 }
 
+/** Resolves when the server prints a line matching `pattern` (on either stream), from now on. */
+export function untilLine(server: Server, pattern: RegExp): Promise<void> {
+  return new Promise((resolve) => {
+    let tail = '';
+    const onData = (chunk: Buffer): void => {
+      tail = (tail + chunk.toString()).slice(-4096);
+      if (!pattern.test(tail)) return;
+      server.child.stdout!.off('data', onData);
+      server.child.stderr!.off('data', onData);
+      resolve();
+    };
+    server.child.stdout!.on('data', onData);
+    server.child.stderr!.on('data', onData);
+  });
+}
+
 /** The service on a free port, the limit out of the way, with the given options. */
 export function serve(args: string[]): Promise<Server> {
   // Request logging stays on (info, one line per request): it is part of what the service costs.

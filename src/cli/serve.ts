@@ -1,6 +1,6 @@
 import { Server } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
+import type { pino } from 'pino';
 import type { ServiceConfig } from '../config.js';
 import { createCursorCodec } from '../core/cursor.js';
 import type { Snapshot } from '../core/snapshot.js';
@@ -11,14 +11,12 @@ import { fileSource } from '../sources/file-source.js';
 import { DatabaseError } from '../sources/postgres/database.js';
 import { postgresSource } from '../sources/postgres/postgres-source.js';
 import { SERVICE_VERSION } from '../version.js';
+import { serviceLog } from './service-log.js';
 
 /** Loads the catalog, starts listening and returns the running server. */
 export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
-  // Buffered, asynchronous writes: one syscall per 4 KiB of log instead of one per request line.
-  // The buffer is flushed at least once a second, so a quiet server's lines do not wait for traffic, and
-  // when the server closes.
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  const logger = pino({ level: config.logLevel }, destination);
+  const log = serviceLog(config.logLevel);
+  const { logger } = log;
   const source: CatalogSource = config.databaseUrl ? postgresSource(config.databaseUrl, logger) : fileSource(config.recordsFile);
   const snapshot = await initialSnapshot(config, source, logger);
   const store = new SnapshotStore(snapshot);
@@ -33,18 +31,18 @@ export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
   });
   // flush() ends with an fsync, which fails (EINVAL) when stdout is a pipe or /dev/null; the lines are
   // written by then, and a failed fsync must not turn a clean stop into a crash.
-  const flusher = setInterval(() => destination.flush(), 1000);
+  const flusher = setInterval(() => log.flush(), 1000);
   flusher.unref();
   app.addHook('onClose', (_instance, done) => {
     clearInterval(flusher);
-    destination.flush(() => done());
+    log.flush(() => done());
   });
   const address = await app.listen({ host: config.host, port: config.port });
   app.log.info(
     { address, records: snapshot.size, datasetVersion: snapshot.version, lastVerified: snapshot.lastVerified, version: SERVICE_VERSION },
     `public-cve-records ${SERVICE_VERSION} serving ${snapshot.size} records at ${address} (public URL ${config.baseUrl})`,
   );
-  destination.flush(); // the startup lines must not wait for the buffer to fill
+  log.flush(); // the startup lines must not wait for the buffer to fill
   // The first catalog's index is built after listening, so the REST API answers at once; /ask waits for it.
   const indexStarted = Date.now();
   void snapshot.search.prepare().then(() => app.log.info({ ms: Date.now() - indexStarted }, 'search index ready'));

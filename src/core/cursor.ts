@@ -22,6 +22,8 @@ export interface CursorCodec {
 const FORMAT = '1';
 const CHANGE_FORMAT = 'c1';
 const MAC_LENGTH = 16;
+/** Cursors remembered per codec (about 100 bytes each). */
+const SEALED_CURSORS_KEPT = 10_000;
 /** How an unknown change time is written in a token. */
 const NO_TIME = 'none';
 
@@ -50,8 +52,21 @@ function sealedAlike(given: string, expected: string): boolean {
 export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
   // A KeyObject is imported once; a raw secret would be re-imported by every createHmac call.
   const key = createSecretKey(typeof secret === 'string' ? Buffer.from(secret) : secret);
-  const encode = (lastId: string, filters: ListFilters): string =>
-    seal(key, [FORMAT, lastId], [filters.project ?? null, filters.status ?? null]);
+  // A cursor is a pure function of (last id, filters), and the same pages are asked for again and again
+  // (page 1 above all): remembered, a list request signs nothing, and a cursor checks against the seal
+  // made when it was issued. Bounded by starting afresh when full.
+  const sealed = new Map<string, string>();
+  const encode = (lastId: string, filters: ListFilters): string => {
+    // \u0001 marks an absent filter, which no project name or status can be.
+    const memo = `${lastId}\u0000${filters.project ?? '\u0001'}\u0000${filters.status ?? '\u0001'}`;
+    let cursor = sealed.get(memo);
+    if (cursor === undefined) {
+      if (sealed.size >= SEALED_CURSORS_KEPT) sealed.clear();
+      cursor = seal(key, [FORMAT, lastId], [filters.project ?? null, filters.status ?? null]);
+      sealed.set(memo, cursor);
+    }
+    return cursor;
+  };
   const encodeChangePoint = (point: ChangePoint): string =>
     seal(key, [CHANGE_FORMAT, Number.isFinite(point.time) ? String(point.time) : NO_TIME, point.id ?? ''], []);
 

@@ -13,12 +13,20 @@ export interface ListQuery {
   readonly status?: RecordStatus | undefined;
 }
 
+/** Where a page is, before any record is made: its records' positions, and its pagination. */
+export interface PagePlan {
+  readonly positions: readonly number[];
+  readonly limit: number;
+  readonly total: number;
+  readonly nextCursor: string | null;
+}
+
 /**
- * A page of the records meeting the filters. The cursor names the last record of the previous page, so
- * the page starts by bisection in the smallest list that applies, whatever its depth; a record the
- * cursor names that is gone since (a reload) still marks the place where it was.
+ * The positions of the records meeting the filters on one page. The cursor names the last record of the
+ * previous page, so the page starts by bisection in the smallest list that applies, whatever its depth; a
+ * record the cursor names that is gone since (a reload) still marks the place where it was.
  */
-export function listRecords(snapshot: Snapshot, query: ListQuery, cursors: CursorCodec): CveRecordPage {
+export function planPage(snapshot: Snapshot, query: ListQuery, cursors: CursorCodec): PagePlan {
   const limit = query.limit ?? PAGE_LIMIT.default;
   const filters = { project: query.project, status: query.status };
   const candidates = snapshot.filters.candidates(filters);
@@ -35,18 +43,24 @@ export function listRecords(snapshot: Snapshot, query: ListQuery, cursors: Curso
     }
     page.push(position);
   }
-  const records = recordsAt(snapshot, page);
-  const last = records.at(-1);
+  const last = page.at(-1);
+  return {
+    positions: page,
+    limit,
+    total: snapshot.filters.total(filters, candidates),
+    nextCursor: more && last !== undefined ? cursors.encode(snapshot.table.ids[last]!, filters) : null,
+  };
+}
+
+/** A page of the records meeting the filters (see planPage). */
+export function listRecords(snapshot: Snapshot, query: ListQuery, cursors: CursorCodec): CveRecordPage {
+  const { positions, limit, total, nextCursor } = planPage(snapshot, query, cursors);
+  const records = recordsAt(snapshot, positions);
   return {
     schemaVersion: PAGE_SCHEMA_VERSION,
     lastVerified: snapshot.lastVerified,
     records,
-    pagination: {
-      limit,
-      returned: records.length,
-      total: snapshot.filters.total(filters, candidates),
-      nextCursor: more && last ? cursors.encode(last.id, filters) : null,
-    },
+    pagination: { limit, returned: records.length, total, nextCursor },
   };
 }
 

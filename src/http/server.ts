@@ -61,7 +61,7 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
   registerClientAddress(app, ctx.config.trustProxy);
   registerRequestLog(app);
   registerErrorHandling(app);
-  await registerCors(app);
+  registerCors(app);
   if (ctx.config.rateLimit.max > 0) {
     const policy: RatePolicy = { limit: ctx.config.rateLimit.max, windowSeconds: ctx.config.rateLimit.windowSeconds };
     registerRateLimit(app, policy, options.rateStore ?? (await createRateStore(ctx, policy, app)));

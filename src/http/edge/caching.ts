@@ -2,7 +2,8 @@
 // answers carry a strong ETag and a public max-age, and a client that already holds the representation
 // gets 304 with no body. Everything else (errors, batch, search, health) says `no-store`.
 //
-// Most answers are tagged by hashing their bytes here. The export and the feeds (`dataset` routes) are
+// Most answers are tagged by hashing their bytes here; records and list pages come tagged by their handler
+// (from each record's tag, made once per snapshot, and from what makes a page), so the hot path hashes no body. The export and the feeds (`dataset` routes) are
 // tagged by the dataset version instead, by their handler before anything is built: the export is
 // megabytes no one should hash per request, and a feed reader's poll is then a 304 for the price of a
 // header comparison.
@@ -26,10 +27,13 @@ declare module 'fastify' {
 
 /**
  * The ETag names the dataset version it was served from (so an operator can tell which data a client
- * holds) and a hash of the exact bytes (so any change of representation, data or code, changes it).
+ * holds) and a hash of the exact bytes (so any change of representation, data or code, changes it), or,
+ * for a handler that knows its bytes' makings without hashing them, of those makings.
  */
-export function entityTag(datasetVersion: string, payload: string | Buffer): string {
-  return `"${datasetVersion.slice(0, 8)}-${createHash('sha1').update(payload).digest('base64url').slice(0, 22)}"`;
+export function entityTag(datasetVersion: string, ...payload: ReadonlyArray<string | Buffer>): string {
+  const hash = createHash('sha1');
+  for (const part of payload) hash.update(part);
+  return `"${datasetVersion.slice(0, 8)}-${hash.digest('base64url').slice(0, 22)}"`;
 }
 
 /** A compressed answer is another representation, so its ETag names the coding: `"…-gzip"`. */
@@ -116,9 +120,13 @@ export function registerCaching(app: FastifyInstance, maxAgeSeconds: number, dat
       reply.header('cache-control', 'no-store');
       return done(null, payload);
     }
-    // A handler that sends bytes already compressed (the static assets) has its coding named here; what
-    // the compression layer encodes later is named by registerCodingInEntityTag.
-    const etag = codedTag(entityTag(datasetVersion(), payload as string | Buffer), reply.getHeader('content-encoding'));
+    // A handler that tagged its answer (records and pages, from stored tags) is not hashed again. A handler
+    // that sends bytes already compressed (the static assets) has its coding named here; what the
+    // compression layer encodes later is named by registerCodingInEntityTag.
+    const etag = codedTag(
+      typeof tagged === 'string' ? tagged : entityTag(datasetVersion(), payload as string | Buffer),
+      reply.getHeader('content-encoding'),
+    );
     reply.header('etag', etag);
     reply.header('cache-control', policy === 'immutable' ? IMMUTABLE_CONTROL : publicControl);
     if (!noneMatch(request.headers['if-none-match'], etag)) return done(null, payload);

@@ -1,4 +1,7 @@
-import cors from '@fastify/cors';
+// CORS for a public API that takes no credentials: every answer is readable from any origin, and every
+// preflight is answered the same way. A few lines rather than @fastify/cors, whose per-request origin
+// resolution (for options this service does not use) showed in the get-one profile: the simple-request
+// headers are constant and go out in the edge's header block (edge-headers.ts).
 import type { FastifyInstance } from 'fastify';
 
 /** Response headers a cross-origin caller must be able to read. */
@@ -17,29 +20,43 @@ export const EXPOSED_HEADERS = [
   'Allow',
 ];
 
-/** Everyone may call the public API from a browser; it never takes credentials, so none are allowed. */
-export async function registerCors(app: FastifyInstance): Promise<void> {
-  await app.register(cors, {
-    origin: '*',
-    credentials: false,
-    methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
-    // The agent surfaces' own headers too: browser MCP and A2A clients send them, and a preflight that
-    // does not allow them fails the call.
-    allowedHeaders: [
-      'Content-Type',
-      'Idempotency-Key',
-      'If-None-Match',
-      'Accept',
-      'MCP-Protocol-Version',
-      'Mcp-Session-Id',
-      'Mcp-Method',
-      'Mcp-Name',
-      'Last-Event-ID',
-      'A2A-Version',
-      'A2A-Extensions',
-    ],
-    exposedHeaders: EXPOSED_HEADERS,
-    maxAge: 86400,
-    strictPreflight: false,
+/** What every answer says to a browser: readable from any origin, with these headers. */
+export const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': EXPOSED_HEADERS.join(', '),
+} as const;
+
+/** What a preflight is answered with, whatever it asks: the methods and request headers allowed. */
+const PREFLIGHT_HEADERS = {
+  'access-control-allow-methods': 'GET, HEAD, POST, OPTIONS',
+  // The agent surfaces' own headers too: browser MCP and A2A clients send them, and a preflight that
+  // does not allow them fails the call.
+  'access-control-allow-headers': [
+    'Content-Type',
+    'Idempotency-Key',
+    'If-None-Match',
+    'Accept',
+    'MCP-Protocol-Version',
+    'Mcp-Session-Id',
+    'Mcp-Method',
+    'Mcp-Name',
+    'Last-Event-ID',
+    'A2A-Version',
+    'A2A-Extensions',
+  ].join(', '),
+  'access-control-max-age': '86400',
+  'content-length': '0',
+} as const;
+
+/**
+ * Every OPTIONS request is a preflight (204), answered in this hook, before the rate limit (registered
+ * after it) counts it: browsers send preflights on their own. The OPTIONS route exists so that any path
+ * routes to these hooks rather than to the 404 handler; its handler is never reached.
+ */
+export function registerCors(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method !== 'OPTIONS') return done();
+    reply.code(204).headers(PREFLIGHT_HEADERS).send();
   });
+  app.options('*', (_request, reply) => reply.callNotFound());
 }

@@ -2,7 +2,6 @@
 // the core raises, unknown paths, and anything unexpected (500, with no internals in the body).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, errorCatalog, ServiceError, validationFailure } from '../../contract/index.js';
-import { EXPOSED_HEADERS } from './cors.js';
 import { setEdgeHeaders } from './edge-headers.js';
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ServiceError): FastifyReply {
@@ -45,8 +44,6 @@ export function toServiceError(error: FastifyError): ServiceError | null {
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   setEdgeHeaders(request, reply);
-  reply.header('access-control-allow-origin', '*');
-  reply.header('access-control-expose-headers', EXPOSED_HEADERS.join(', '));
   sendError(request, reply, toServiceError(error) ?? new ServiceError('not_found'));
 }
 

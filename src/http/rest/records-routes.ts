@@ -3,23 +3,42 @@ import { type BatchRequest, type ChangesQuery, type ListQuery, operations, Servi
 import { batchGet } from '../../core/batch.js';
 import { listChanges } from '../../core/changes.js';
 import { batchGetDetails, recordDetails } from '../../core/details.js';
-import { listRecords } from '../../core/list.js';
+import { planPage } from '../../core/list.js';
 import type { RecordEntry } from '../../core/record-entry.js';
 import type { SurfaceContext } from '../shared/context.js';
 import { operation, operationRoute } from '../shared/route-options.js';
+import { pageBody, pageTag } from './record-page.js';
+import { storedRecord } from './stored-records.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function registerRecordRoutes(app: FastifyInstance, ctx: SurfaceContext): void {
+  // Pages' bytes depend on the cursor secret through the cursors they carry; a cursor it signs names it.
+  const cursorSalt = ctx.cursors.encode('CVE-0000-0000', {});
   app.route(
-    operationRoute(operation(operations, 'listPublicCveRecords'), (request) =>
-      listRecords(ctx.store.current, request.query as ListQuery, ctx.cursors),
-    ),
+    operationRoute(operation(operations, 'listPublicCveRecords'), (request, reply) => {
+      const snapshot = ctx.store.current;
+      const plan = planPage(snapshot, request.query as ListQuery, ctx.cursors);
+      reply.header('etag', pageTag(snapshot, request.url, cursorSalt)).type(JSON_TYPE);
+      return pageBody(snapshot, plan);
+    }),
   );
   app.route(
     operationRoute(operation(operations, 'listPublicCveRecordChanges'), (request) =>
       listChanges(ctx.store.current, request.query as ChangesQuery, ctx.cursors),
     ),
   );
-  app.route(operationRoute(operation(operations, 'getPublicCveRecord'), (request) => entryOf(ctx, request.params).record));
+  app.route(
+    operationRoute(operation(operations, 'getPublicCveRecord'), (request, reply) => {
+      const { recordId } = request.params as { recordId: string };
+      const snapshot = ctx.store.current;
+      const position = snapshot.positionOf(recordId);
+      if (position === undefined) throw new ServiceError('record_not_found', `There is no record ${recordId}.`, { recordId });
+      const stored = storedRecord(snapshot, position);
+      reply.header('etag', stored.etag).type(JSON_TYPE);
+      return stored.body;
+    }),
+  );
   app.route(
     operationRoute(operation(operations, 'batchGetPublicCveRecords'), (request) =>
       batchGet(ctx.store.current, (request.body as BatchRequest).recordIds),

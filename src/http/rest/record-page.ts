@@ -1,0 +1,29 @@
+// A list page written from stored record bytes (stored-records.ts) instead of serializing its records:
+// the bytes are those Fastify's serializer would make from the CveRecordPage schema (fields in schema
+// order), which rest-api tests compare with the parsed page.
+import { PAGE_SCHEMA_VERSION, type PagePlan } from '../../core/list.js';
+import type { Snapshot } from '../../core/snapshot.js';
+import { SERVICE_VERSION } from '../../version.js';
+import { entityTag } from '../edge/caching.js';
+import { storedRecord } from './stored-records.js';
+
+export function pageBody(snapshot: Snapshot, plan: PagePlan): string {
+  const head = `{"schemaVersion":"${PAGE_SCHEMA_VERSION}","lastVerified":${JSON.stringify(snapshot.lastVerified)},"records":[`;
+  const tail =
+    `],"pagination":{"limit":${plan.limit},"returned":${plan.positions.length},"total":${plan.total},` +
+    `"nextCursor":${plan.nextCursor === null ? 'null' : JSON.stringify(plan.nextCursor)}}}`;
+  let records = '';
+  for (let i = 0; i < plan.positions.length; i++) records += (i > 0 ? ',' : '') + storedRecord(snapshot, plan.positions[i]!).body;
+  // One string: Node sends it in the same write as the header.
+  return head + records + tail;
+}
+
+/**
+ * A page's strong ETag from what makes its bytes, not from the bytes: the snapshot (its version), the
+ * code (the service version), the request's query (limit, filters, cursor: unknown parameters are
+ * refused, so nothing else in the URL shapes the page) and `salt`, what else goes into the bytes (the
+ * cursor secret, through a cursor it signs): a few dozen bytes hashed, whatever the page's size.
+ */
+export function pageTag(snapshot: Snapshot, url: string, salt: string): string {
+  return entityTag(snapshot.version, SERVICE_VERSION, '\0', salt, '\0', url);
+}
