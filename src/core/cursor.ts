@@ -50,8 +50,7 @@ function sealedAlike(given: string, expected: string): boolean {
 export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
   // A KeyObject is imported once; a raw secret would be re-imported by every createHmac call.
   const key = createSecretKey(typeof secret === 'string' ? Buffer.from(secret) : secret);
-  const encode = (lastId: string, filters: ListFilters): string =>
-    seal(key, [FORMAT, lastId], [filters.project ?? null, filters.status ?? null]);
+  const encode = (lastId: string, filters: ListFilters): string => seal(key, [FORMAT, lastId], bindingOf(filters));
   const encodeChangePoint = (point: ChangePoint): string =>
     seal(key, [CHANGE_FORMAT, Number.isFinite(point.time) ? String(point.time) : NO_TIME, point.id ?? ''], []);
 
@@ -62,7 +61,7 @@ export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
       if (format !== FORMAT || lastId === undefined || !isCveId(lastId)) throw invalidCursor('The cursor is malformed.');
       if (!sealedAlike(cursor, encode(lastId, filters))) {
         throw invalidCursor(
-          'The cursor was altered or was issued for other filters; pass it with the same project and status as the request that returned it.',
+          'The cursor was altered or was issued for other filters; pass it with the same filters as the request that returned it.',
         );
       }
       return lastId;
@@ -77,6 +76,17 @@ export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
       return point;
     },
   };
+}
+
+/**
+ * What a list cursor is bound to. The filters added after project and status are bound only when one is
+ * given, so cursors issued before they existed stay valid.
+ */
+function bindingOf(filters: ListFilters): (string | null)[] {
+  const { project, status, severity, kev, cwe, publishedSince, publishedBefore } = filters;
+  const binding = [project ?? null, status ?? null];
+  const added = [severity, kev === undefined ? undefined : String(kev), cwe, publishedSince, publishedBefore];
+  return added.every((value) => value === undefined) ? binding : [...binding, ...added.map((value) => value ?? null)];
 }
 
 function invalidCursor(message: string): ServiceError {
