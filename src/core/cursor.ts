@@ -17,10 +17,15 @@ export interface CursorCodec {
   encodeChangePoint(point: ChangePoint): string;
   /** The place a change-feed token names, or undefined when it is not one this service issued unaltered. */
   decodeChangePoint(token: string): ChangePoint | undefined;
+  /** A cursor after a name in a list of names (projects), bound to the list's query. */
+  encodeName(key: string, query: string | null): string;
+  /** The name key a cursor names; throws ServiceError `invalid_cursor`. */
+  decodeName(cursor: string, query: string | null): string;
 }
 
 const FORMAT = '1';
 const CHANGE_FORMAT = 'c1';
+const NAME_FORMAT = 'n1';
 const MAC_LENGTH = 16;
 /** How an unknown change time is written in a token. */
 const NO_TIME = 'none';
@@ -54,8 +59,22 @@ export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
   const encodeChangePoint = (point: ChangePoint): string =>
     seal(key, [CHANGE_FORMAT, Number.isFinite(point.time) ? String(point.time) : NO_TIME, point.id ?? ''], []);
 
+  const encodeName = (name: string, query: string | null): string => seal(key, [NAME_FORMAT, name], [query]);
+
   return {
     encode,
+    encodeName,
+    decodeName(cursor, query) {
+      // A name may hold the separator: every field after the format is the name.
+      const [format, ...name] = fieldsOf(cursor) ?? [];
+      if (format !== NAME_FORMAT || name.length === 0) throw invalidCursor('The cursor is malformed.');
+      if (!sealedAlike(cursor, encodeName(name.join('|'), query))) {
+        throw invalidCursor(
+          'The cursor was altered or was issued for another `q`; pass it with the same `q` as the request that returned it.',
+        );
+      }
+      return name.join('|');
+    },
     decode(cursor, filters) {
       const [format, lastId] = fieldsOf(cursor) ?? [];
       if (format !== FORMAT || lastId === undefined || !isCveId(lastId)) throw invalidCursor('The cursor is malformed.');

@@ -6,6 +6,7 @@ import { type Message, type Part, Role } from '@a2a-js/sdk';
 import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import type { RecordSearchResults } from '../../contract/index.js';
+import { closestProjects } from '../../core/project-list.js';
 import { searchAnswer } from '../shared/agent-search.js';
 import type { SurfaceContext } from '../shared/context.js';
 
@@ -13,7 +14,10 @@ export function recordAgent(ctx: SurfaceContext): AgentExecutor {
   return {
     async execute(request: RequestContext, events: ExecutionEventBus): Promise<void> {
       const question = request.userMessage.parts.flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : [])).join('\n');
-      events.publish(AgentEvent.message(answer(request.contextId, await searchAnswer(ctx, question))));
+      const found = await searchAnswer(ctx, question);
+      // An empty answer to a misspelt project name would read as "no such CVEs": name the projects it may mean.
+      const meant = found.results.length === 0 && question.trim() !== '' ? await closestProjects(ctx.store.current, question, 5) : [];
+      events.publish(AgentEvent.message(answer(request.contextId, found, meant)));
       events.finished();
     },
     async cancelTask(): Promise<void> {
@@ -22,13 +26,16 @@ export function recordAgent(ctx: SurfaceContext): AgentExecutor {
   };
 }
 
-function answer(contextId: string, found: RecordSearchResults): Message {
+function answer(contextId: string, found: RecordSearchResults, meant: readonly string[]): Message {
   return {
     messageId: randomUUID(),
     contextId,
     taskId: '',
     role: Role.ROLE_AGENT,
-    parts: [part({ $case: 'text', value: readable(found) }, 'text/plain'), part({ $case: 'data', value: found }, 'application/json')],
+    parts: [
+      part({ $case: 'text', value: readable(found) + closest(meant) }, 'text/plain'),
+      part({ $case: 'data', value: found }, 'application/json'),
+    ],
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],
@@ -47,6 +54,10 @@ function readable({ query, understood, results }: RecordSearchResults): string {
       `- ${record.id} (${inert(record.project)}, ${record.status}, score ${score.toFixed(2)}): ${inert(snippet)}${record.url ? ` ${record.url}` : ''}`,
   );
   return [`${results.length} record${results.length === 1 ? '' : 's'} for "${inert(query)}"${reading}:`, ...lines].join('\n');
+}
+
+function closest(meant: readonly string[]): string {
+  return meant.length === 0 ? '' : `\nProjects with a name like that: ${meant.map(inert).join(', ')}.`;
 }
 
 /**
