@@ -6,6 +6,7 @@ export * from './error-response.js';
 export * from './nlweb.js';
 export * from './operations.js';
 export * from './parameters.js';
+export * from './projects.js';
 export * from './records.js';
 export * from './service.js';
 export * from './validation.js';

@@ -5,6 +5,7 @@ import Type, { type TSchema } from 'typebox';
 import { ChangesQuery, RecordChangesPage } from './changes.js';
 import { askStreamMessages, NlwebResponse, NlwebSites } from './nlweb.js';
 import { AskPostBody, AskQuery, BatchHeaders, FeedQuery, ListQuery, RecordIdParams, SitesQuery } from './parameters.js';
+import { ProjectPage, ProjectsQuery } from './projects.js';
 import { BatchRequest, BatchResponse, CveRecord, CveRecordDetails, CveRecordPage, DetailsBatchResponse, ExportRecord } from './records.js';
 import { Capabilities, Health, Sandbox } from './service.js';
 
@@ -19,6 +20,7 @@ export type OperationId =
   | 'getServiceCapabilities'
   | 'getPublicApiSandbox'
   | 'listPublicCveRecords'
+  | 'listProjects'
   | 'getPublicCveRecord'
   | 'batchGetPublicCveRecords'
   | 'getPublicCveRecordDetails'
@@ -122,13 +124,29 @@ export const operations: readonly Operation[] = [
     summary: 'List CVE records',
     description:
       'Lists cleared CVE records in pages, newest first: by year, then by sequence number, both compared as numbers ' +
-      '(CVE-2025-24530 before CVE-2024-10012 before CVE-2024-9048). `project` and `status` filter by exact match. ' +
+      '(CVE-2025-24530 before CVE-2024-10012 before CVE-2024-9048). `project` and `status` filter by exact match; ' +
+      '`severity`, `kev`, `cwe`, `published_since` and `published_before` by what the details say. ' +
       'Pass `pagination.nextCursor` as `cursor`, with the same filters, until it is null; a cursor is bound to the ' +
       'filters it was issued for. Unknown or repeated query parameters are rejected with 400.',
     query: ListQuery,
     success: { schema: CveRecordPage, description: 'One page of records.' },
     caching: 'public',
     errors: [400, 404, 405],
+  },
+  {
+    operationId: 'listProjects',
+    method: 'GET',
+    path: `${API_PREFIX}/projects`,
+    tag: 'Records',
+    summary: 'List projects',
+    description:
+      'Lists the projects records are filed under, in name order: the canonical name the list filter `project` takes, ' +
+      'its aliases, and its records by status. `q` keeps the projects whose name or an alias begins with it, or that ' +
+      'it names with a typo. Pass `pagination.nextCursor` as `cursor`, with the same `q`, until it is null.',
+    query: ProjectsQuery,
+    success: { schema: ProjectPage, description: 'One page of projects.' },
+    caching: 'public',
+    errors: [400, 405],
   },
   {
     operationId: 'getPublicCveRecord',

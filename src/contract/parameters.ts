@@ -1,5 +1,6 @@
 // Request parameters of the operations, defined once for validation, OpenAPI and agent tool schemas.
 import Type, { type Static } from 'typebox';
+import { SEVERITIES } from './details.js';
 import { CveId, MAX_PROJECT_LENGTH, PAGE_LIMIT, RecordStatus } from './records.js';
 
 export const MAX_CURSOR_LENGTH = 200;
@@ -26,6 +27,33 @@ export const ListQuery = Type.Object(
       Type.String({ minLength: 1, maxLength: MAX_PROJECT_LENGTH, description: 'Exact, case-sensitive project name.' }),
     ),
     status: Type.Optional(RecordStatus),
+    severity: Type.Optional(
+      Type.Enum([...SEVERITIES], {
+        description:
+          "Only records whose highest CVSS severity (the details' `severity`) is this one; records without a CVSS score have none.",
+      }),
+    ),
+    kev: Type.Optional(
+      Type.Boolean({
+        description: "`true`: only records in CISA's Known Exploited Vulnerabilities catalog; `false`: only records not in it.",
+      }),
+    ),
+    cwe: Type.Optional(
+      Type.String({
+        pattern: '^[Cc][Ww][Ee]-[0-9]{1,7}$',
+        maxLength: 11,
+        description: 'Only records naming this weakness among their problem types, e.g. `CWE-79` (any case).',
+      }),
+    ),
+    published_since: Type.Optional(
+      Type.String({ format: 'date', description: 'Only records published on this day (UTC) or later, e.g. `2024-01-01`.' }),
+    ),
+    published_before: Type.Optional(
+      Type.String({
+        format: 'date',
+        description: 'Only records published before this day (UTC). Either date filter leaves out records with no publication date.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

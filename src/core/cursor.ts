@@ -17,10 +17,15 @@ export interface CursorCodec {
   encodeChangePoint(point: ChangePoint): string;
   /** The place a change-feed token names, or undefined when it is not one this service issued unaltered. */
   decodeChangePoint(token: string): ChangePoint | undefined;
+  /** A cursor after a name in a list of names (projects), bound to the list's query. */
+  encodeName(key: string, query: string | null): string;
+  /** The name key a cursor names; throws ServiceError `invalid_cursor`. */
+  decodeName(cursor: string, query: string | null): string;
 }
 
 const FORMAT = '1';
 const CHANGE_FORMAT = 'c1';
+const NAME_FORMAT = 'n1';
 const MAC_LENGTH = 16;
 /** Cursors remembered per codec (about 100 bytes each). */
 const SEALED_CURSORS_KEPT = 10_000;
@@ -57,12 +62,13 @@ export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
   // made when it was issued. Bounded by starting afresh when full.
   const sealed = new Map<string, string>();
   const encode = (lastId: string, filters: ListFilters): string => {
-    // \u0001 marks an absent filter, which no project name or status can be.
-    const memo = `${lastId}\u0000${filters.project ?? '\u0001'}\u0000${filters.status ?? '\u0001'}`;
+    const binding = bindingOf(filters);
+    // \u0001 marks an absent filter, which no filter value can be.
+    const memo = `${lastId}\u0000${binding.map((value) => value ?? '\u0001').join('\u0000')}`;
     let cursor = sealed.get(memo);
     if (cursor === undefined) {
       if (sealed.size >= SEALED_CURSORS_KEPT) sealed.clear();
-      cursor = seal(key, [FORMAT, lastId], [filters.project ?? null, filters.status ?? null]);
+      cursor = seal(key, [FORMAT, lastId], binding);
       sealed.set(memo, cursor);
     }
     return cursor;
@@ -70,14 +76,28 @@ export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
   const encodeChangePoint = (point: ChangePoint): string =>
     seal(key, [CHANGE_FORMAT, Number.isFinite(point.time) ? String(point.time) : NO_TIME, point.id ?? ''], []);
 
+  const encodeName = (name: string, query: string | null): string => seal(key, [NAME_FORMAT, name], [query]);
+
   return {
     encode,
+    encodeName,
+    decodeName(cursor, query) {
+      // A name may hold the separator: every field after the format is the name.
+      const [format, ...name] = fieldsOf(cursor) ?? [];
+      if (format !== NAME_FORMAT || name.length === 0) throw invalidCursor('The cursor is malformed.');
+      if (!sealedAlike(cursor, encodeName(name.join('|'), query))) {
+        throw invalidCursor(
+          'The cursor was altered or was issued for another `q`; pass it with the same `q` as the request that returned it.',
+        );
+      }
+      return name.join('|');
+    },
     decode(cursor, filters) {
       const [format, lastId] = fieldsOf(cursor) ?? [];
       if (format !== FORMAT || lastId === undefined || !isCveId(lastId)) throw invalidCursor('The cursor is malformed.');
       if (!sealedAlike(cursor, encode(lastId, filters))) {
         throw invalidCursor(
-          'The cursor was altered or was issued for other filters; pass it with the same project and status as the request that returned it.',
+          'The cursor was altered or was issued for other filters; pass it with the same filters as the request that returned it.',
         );
       }
       return lastId;
@@ -92,6 +112,17 @@ export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
       return point;
     },
   };
+}
+
+/**
+ * What a list cursor is bound to. The filters added after project and status are bound only when one is
+ * given, so cursors issued before they existed stay valid.
+ */
+function bindingOf(filters: ListFilters): (string | null)[] {
+  const { project, status, severity, kev, cwe, publishedSince, publishedBefore } = filters;
+  const binding = [project ?? null, status ?? null];
+  const added = [severity, kev === undefined ? undefined : String(kev), cwe, publishedSince, publishedBefore];
+  return added.every((value) => value === undefined) ? binding : [...binding, ...added.map((value) => value ?? null)];
 }
 
 function invalidCursor(message: string): ServiceError {

@@ -1,30 +1,14 @@
 // A record with its details (CveRecordDetails), one or a batch: the record's own fields, when it last
 // changed, its highest severity, and what its CVE JSON 5 record says (read from the snapshot's text
 // store when asked for).
-import {
-  type CveRecordDetails,
-  type CvssMetric,
-  type DetailsBatchResponse,
-  NO_DETAILS,
-  SEVERITIES,
-  type Severity,
-} from '../contract/index.js';
+import { type CveRecordDetails, type DetailsBatchResponse, NO_DETAILS } from '../contract/index.js';
 import type { RecordEntry } from './record-entry.js';
+import { highestSeverity } from './severity.js';
 import type { Snapshot } from './snapshot.js';
 
 export function recordDetails(entry: RecordEntry): CveRecordDetails {
   const details = entry.details ?? NO_DETAILS;
   return { ...entry.record, modified: entry.modified ?? null, severity: highestSeverity(details.metrics), ...details };
-}
-
-/** The highest severity of a record's CVSS metrics, whoever gave them; null without any. */
-export function highestSeverity(metrics: readonly CvssMetric[]): Severity | null {
-  let best: number | undefined;
-  for (const metric of metrics) {
-    const rank = SEVERITIES.indexOf(metric.severity);
-    if (best === undefined || rank < best) best = rank;
-  }
-  return best === undefined ? null : SEVERITIES[best]!;
 }
 
 /** Records found and ids missing, both in the order asked, like the plain batch. */

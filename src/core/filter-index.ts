@@ -1,9 +1,9 @@
 // The records each exact filter selects, as position lists in listing order, built once per snapshot:
-// a page of a filtered list is a bisection into the smallest list that applies and a short scan of it,
-// so page 1000 costs what page 1 does.
-import type { RecordStatus } from '../contract/index.js';
+// a page of a filtered list is a bisection into the smallest list that applies and a short scan of it
+// checking the other filters on the table's columns, so page 1000 costs what page 1 does.
+import { type RecordStatus, SEVERITIES, type Severity } from '../contract/index.js';
 import type { ListFilters } from './record-entry.js';
-import { type RecordTable, STATUS_CODES } from './record-table.js';
+import { NO_DATE, type RecordTable, STATUS_CODES } from './record-table.js';
 
 /** The positions to walk for some filters, and the check the others add (none when the list is exact). */
 export interface Candidates {
@@ -11,36 +11,63 @@ export interface Candidates {
   readonly accept: ((position: number) => boolean) | undefined;
 }
 
+/** One filter: the list it selects when it has one, and its check of a single record. */
+interface Selection {
+  readonly positions?: Int32Array | undefined;
+  readonly accept: (position: number) => boolean;
+}
+
+/** How many filter combinations keep their total: date filters make the combinations endless. */
+const TOTALS_KEPT = 1024;
+const DAY_MS = 86_400_000;
+
+/** Groups of positions as compressed rows: group g holds positions[starts[g], starts[g + 1]). */
+interface Groups {
+  readonly starts: Uint32Array;
+  readonly positions: Int32Array;
+}
+
+/** Positions grouped by a key each record has any number of (`keysOf` calls `add` for each), in listing order within a group. */
+function groups(size: number, groupCount: number, keysOf: (position: number, add: (group: number) => void) => void): Groups {
+  const starts = new Uint32Array(groupCount + 1);
+  for (let position = 0; position < size; position++) keysOf(position, (group) => starts[group + 1]!++);
+  for (let g = 0; g < groupCount; g++) starts[g + 1]! += starts[g]!;
+  const fill = starts.slice(0, groupCount);
+  const positions = new Int32Array(starts[groupCount]!);
+  for (let position = 0; position < size; position++) keysOf(position, (group) => (positions[fill[group]!++] = position));
+  return { starts, positions };
+}
+
 export class FilterIndex {
   readonly #all: Int32Array;
-  readonly #projectStarts: Uint32Array;
-  readonly #projectPositions: Int32Array;
+  readonly #byProject: Groups;
+  readonly #byCwe: Groups;
   readonly #byStatus: readonly Int32Array[];
+  readonly #bySeverity: readonly Int32Array[];
+  readonly #kev: Int32Array;
   readonly #projectIndex: ReadonlyMap<string, number>;
+  readonly #cweIndex: ReadonlyMap<string, number>;
   /** Totals already counted, by filters: counting a large filtered list is a scan worth doing once. */
   readonly #totals = new Map<string, number>();
 
   constructor(private readonly table: RecordTable) {
-    const { size, projectOf, status } = table;
+    const { size, projectOf, status, severity, kev, cweStarts, cweOf } = table;
     this.#all = new Int32Array(size);
     for (let position = 0; position < size; position++) this.#all[position] = position;
-    // Compressed rows: the positions of project p are #projectPositions[#projectStarts[p], #projectStarts[p + 1]).
-    const starts = new Uint32Array(table.projectNames.length + 1);
-    for (let position = 0; position < size; position++) starts[projectOf[position]! + 1]!++;
-    for (let p = 0; p < table.projectNames.length; p++) starts[p + 1]! += starts[p]!;
-    const fill = starts.slice(0, table.projectNames.length);
-    const positions = new Int32Array(size);
-    for (let position = 0; position < size; position++) positions[fill[projectOf[position]!]!++] = position;
-    this.#projectStarts = starts;
-    this.#projectPositions = positions;
+    this.#byProject = groups(size, table.projectNames.length, (position, add) => add(projectOf[position]!));
+    this.#byCwe = groups(size, table.cweNames.length, (position, add) => {
+      for (let i = cweStarts[position]!; i < cweStarts[position + 1]!; i++) add(cweOf[i]!);
+    });
     this.#byStatus = STATUS_CODES.map((_, code) => this.#all.filter((position) => status[position] === code));
+    this.#bySeverity = SEVERITIES.map((_, code) => this.#all.filter((position) => severity[position] === code));
+    this.#kev = this.#all.filter((position) => kev[position] === 1);
     this.#projectIndex = new Map(table.projectNames.map((name, index) => [name, index]));
+    this.#cweIndex = new Map(table.cweNames.map((name, index) => [name, index]));
   }
 
   /** Positions of a project's records (empty for an unknown project). */
   project(name: string): Int32Array {
-    const p = this.#projectIndex.get(name);
-    return p === undefined ? new Int32Array(0) : this.#projectPositions.subarray(this.#projectStarts[p]!, this.#projectStarts[p + 1]!);
+    return group(this.#byProject, this.#projectIndex.get(name));
   }
 
   status(status: RecordStatus): Int32Array {
@@ -53,26 +80,77 @@ export class FilterIndex {
 
   /** The smallest list that meets one filter, with a check for the others. */
   candidates(filters: ListFilters): Candidates {
-    const { project, status } = filters;
-    const code = status === undefined ? undefined : STATUS_CODES.indexOf(status);
-    if (project !== undefined) {
-      const positions = this.project(project);
-      return { positions, accept: code === undefined ? undefined : (position) => this.table.status[position] === code };
+    const selections = this.#selections(filters);
+    let best: Selection | undefined;
+    for (const selection of selections) {
+      if (selection.positions && (!best?.positions || selection.positions.length < best.positions.length)) best = selection;
     }
-    if (status !== undefined) return { positions: this.status(status), accept: undefined };
-    return { positions: this.#all, accept: undefined };
+    const checks = selections.filter((selection) => selection !== best).map((selection) => selection.accept);
+    const accept = checks.length <= 1 ? checks[0] : (position: number) => checks.every((check) => check(position));
+    return { positions: best?.positions ?? this.#all, accept };
   }
 
   /** How many records meet the filters. */
   total(filters: ListFilters, candidates: Candidates): number {
     if (!candidates.accept) return candidates.positions.length;
-    const key = JSON.stringify([filters.project ?? null, filters.status ?? null]);
+    const key = JSON.stringify(filters);
     let total = this.#totals.get(key);
     if (total === undefined) {
       total = 0;
       for (const position of candidates.positions) if (candidates.accept(position)) total++;
+      if (this.#totals.size >= TOTALS_KEPT) this.#totals.clear();
       this.#totals.set(key, total);
     }
     return total;
   }
+
+  #selections(filters: ListFilters): Selection[] {
+    const { table } = this;
+    const selections: Selection[] = [];
+    if (filters.project !== undefined) {
+      const p = this.#projectIndex.get(filters.project);
+      selections.push({ positions: this.project(filters.project), accept: (position) => table.projectOf[position] === p });
+    }
+    if (filters.status !== undefined) {
+      const code = STATUS_CODES.indexOf(filters.status);
+      selections.push({ positions: this.#byStatus[code], accept: (position) => table.status[position] === code });
+    }
+    if (filters.severity !== undefined) {
+      const code = SEVERITIES.indexOf(filters.severity as Severity);
+      selections.push({ positions: this.#bySeverity[code], accept: (position) => table.severity[position] === code });
+    }
+    if (filters.kev !== undefined) {
+      const kev = filters.kev ? 1 : 0;
+      selections.push({ positions: filters.kev ? this.#kev : undefined, accept: (position) => table.kev[position] === kev });
+    }
+    if (filters.cwe !== undefined) {
+      const c = this.#cweIndex.get(filters.cwe);
+      selections.push({ positions: group(this.#byCwe, c), accept: (position) => this.#names(position, c) });
+    }
+    const since = filters.publishedSince === undefined ? undefined : Date.parse(filters.publishedSince) / DAY_MS;
+    const before = filters.publishedBefore === undefined ? undefined : Date.parse(filters.publishedBefore) / DAY_MS;
+    if (since !== undefined || before !== undefined) {
+      const low = since ?? NO_DATE + 1;
+      const high = before ?? Number.POSITIVE_INFINITY;
+      selections.push({
+        accept: (position) => {
+          const day = table.published[position]!;
+          return day !== NO_DATE && day >= low && day < high;
+        },
+      });
+    }
+    return selections;
+  }
+
+  /** Whether the record at a position names the CWE of this index. */
+  #names(position: number, cwe: number | undefined): boolean {
+    const { cweStarts, cweOf } = this.table;
+    for (let i = cweStarts[position]!; i < cweStarts[position + 1]!; i++) if (cweOf[i] === cwe) return true;
+    return false;
+  }
+}
+
+/** The positions of one group (empty for no group). */
+function group({ starts, positions }: Groups, g: number | undefined): Int32Array {
+  return g === undefined ? new Int32Array(0) : positions.subarray(starts[g]!, starts[g + 1]!);
 }

@@ -1,7 +1,7 @@
-import { type CveRecordPage, PAGE_LIMIT, type RecordStatus } from '../contract/index.js';
+import { type CveRecordPage, PAGE_LIMIT, type RecordStatus, type Severity } from '../contract/index.js';
 import type { CursorCodec } from './cursor.js';
 import { compareListingOrder } from './cve-id.js';
-import type { Snapshot } from './snapshot.js';
+import type { ListFilters, Snapshot } from './snapshot.js';
 import { recordsAt } from './snapshot.js';
 
 export const PAGE_SCHEMA_VERSION = '1.0';
@@ -11,6 +11,24 @@ export interface ListQuery {
   readonly cursor?: string | undefined;
   readonly project?: string | undefined;
   readonly status?: RecordStatus | undefined;
+  readonly severity?: Severity | undefined;
+  readonly kev?: boolean | undefined;
+  readonly cwe?: string | undefined;
+  readonly published_since?: string | undefined;
+  readonly published_before?: string | undefined;
+}
+
+/** The filters of a list request, in the core's spelling. */
+export function listFilters(query: ListQuery): ListFilters {
+  return {
+    project: query.project,
+    status: query.status,
+    severity: query.severity,
+    kev: query.kev,
+    cwe: query.cwe?.toUpperCase(),
+    publishedSince: query.published_since,
+    publishedBefore: query.published_before,
+  };
 }
 
 /** Where a page is, before any record is made: its records' positions, and its pagination. */
@@ -28,7 +46,7 @@ export interface PagePlan {
  */
 export function planPage(snapshot: Snapshot, query: ListQuery, cursors: CursorCodec): PagePlan {
   const limit = query.limit ?? PAGE_LIMIT.default;
-  const filters = { project: query.project, status: query.status };
+  const filters = listFilters(query);
   const candidates = snapshot.filters.candidates(filters);
   const { positions, accept } = candidates;
   const start = query.cursor === undefined ? 0 : firstAfter(snapshot, positions, cursors.decode(query.cursor, filters));

@@ -1,17 +1,21 @@
-// The projects of a snapshot: how many records each has, and the spellings of a name in any case (the
-// exact filter is case-sensitive, so a person typing "OPENSSL" is pointed at "OpenSSL").
-import type { RecordTable } from './record-table.js';
+// The projects of a snapshot: how many records each has (in all and by status), its other spellings, and
+// the spellings of a name in any case (the exact filter is case-sensitive, so a person typing "OPENSSL" is
+// pointed at "OpenSSL").
+import type { ProjectSummary } from '../contract/index.js';
+import { type RecordTable, STATUS_CODES } from './record-table.js';
 
 export interface ProjectTable {
   /** Every project with its number of records, most records first, then by name. */
   readonly byCount: readonly { readonly name: string; readonly records: number }[];
+  /** Every project as the projects operation serves it, in the order of the table's project names. */
+  readonly summaries: readonly ProjectSummary[];
   /** Every spelling of this name in the snapshot, whatever its case. */
   spellingsOf(name: string): readonly string[];
 }
 
-export function projectTable(table: RecordTable): ProjectTable {
-  const counts = new Uint32Array(table.projectNames.length);
-  for (const project of table.projectOf) counts[project]!++;
+export function projectTable(table: RecordTable, aliases: ReadonlyMap<string, readonly string[]>): ProjectTable {
+  const counts = STATUS_CODES.map(() => new Uint32Array(table.projectNames.length));
+  for (let position = 0; position < table.size; position++) counts[table.status[position]!]![table.projectOf[position]!]!++;
   const byLowercase = new Map<string, string[]>();
   for (const name of table.projectNames) {
     const key = name.toLowerCase();
@@ -19,8 +23,13 @@ export function projectTable(table: RecordTable): ProjectTable {
     if (spellings) spellings.push(name);
     else byLowercase.set(key, [name]);
   }
-  const byCount = table.projectNames
-    .map((name, index) => ({ name, records: counts[index]! }))
+  const summaries = table.projectNames.map((name, index) => ({
+    name,
+    aliases: [...(aliases.get(name) ?? [])],
+    records: Object.fromEntries(STATUS_CODES.map((status, code) => [status, counts[code]![index]!])) as ProjectSummary['records'],
+  }));
+  const byCount = summaries
+    .map(({ name, records }) => ({ name, records: records.public + records['assigned-no-public-record'] }))
     .sort((a, b) => b.records - a.records || a.name.localeCompare(b.name));
-  return { byCount, spellingsOf: (name) => byLowercase.get(name.toLowerCase()) ?? [] };
+  return { byCount, summaries, spellingsOf: (name) => byLowercase.get(name.toLowerCase()) ?? [] };
 }

@@ -1,4 +1,4 @@
-import type { CveRecord, RecordDetails, RecordStatus } from '../contract/index.js';
+import type { CveRecord, RecordDetails, RecordStatus, Severity } from '../contract/index.js';
 
 /** A record of a snapshot with what only pages, search and details show: its dates, summary and details. */
 export interface RecordEntry {
@@ -14,7 +14,16 @@ export interface RecordEntry {
   readonly details: RecordDetails | undefined;
 }
 
+/** What a list selects on; a cursor is bound to all of it. */
 export interface ListFilters {
   readonly project?: string | undefined;
   readonly status?: RecordStatus | undefined;
+  readonly severity?: Severity | undefined;
+  readonly kev?: boolean | undefined;
+  /** A CWE id in upper case, e.g. `CWE-79`. */
+  readonly cwe?: string | undefined;
+  /** Published on this day (YYYY-MM-DD) or later. */
+  readonly publishedSince?: string | undefined;
+  /** Published before this day (YYYY-MM-DD). */
+  readonly publishedBefore?: string | undefined;
 }

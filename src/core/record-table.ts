@@ -3,6 +3,7 @@
 // 340,000 records cost a few megabytes, and a snapshot file is read into them without parsing.
 import type { CatalogRecord, CveRecord, RecordStatus } from '../contract/index.js';
 import { CVE_RECORD_URL_PREFIX } from './cve-id.js';
+import { highestSeverityCode } from './severity.js';
 
 export const STATUS_CODES: readonly RecordStatus[] = ['public', 'assigned-no-public-record'];
 const STATUS_CODE: Readonly<Record<RecordStatus, number>> = { public: 0, 'assigned-no-public-record': 1 };
@@ -29,6 +30,14 @@ export interface RecordTable {
   readonly otherUrls: ReadonlyMap<number, string | null>;
   /** The few records a sync took after upstream's time for them (ms since 1970), by position: see CatalogRecord.changed. */
   readonly changed: ReadonlyMap<number, number>;
+  /** Each record's highest CVSS severity, an index into SEVERITIES, or NO_SEVERITY: what the `severity` filter reads. */
+  readonly severity: Uint8Array;
+  /** 1 for a record in CISA's KEV catalog, else 0. */
+  readonly kev: Uint8Array;
+  /** The CWE ids records name, sorted; a record's are indexes into it, cweOf[cweStarts[p], cweStarts[p + 1]). */
+  readonly cweNames: readonly string[];
+  readonly cweStarts: Uint32Array;
+  readonly cweOf: Uint32Array;
 }
 
 /** The columns of catalog records, which must be in listing order already. */
@@ -43,7 +52,23 @@ export function recordTable(records: readonly CatalogRecord[]): RecordTable {
   const year = new Uint16Array(size);
   const otherUrls = new Map<number, string | null>();
   const changed = new Map<number, number>();
+  const severity = new Uint8Array(size);
+  const kev = new Uint8Array(size);
+  const cwesOf = records.map((record) => [
+    ...new Set(record.details?.problemTypes.flatMap((type) => (type.cweId === null ? [] : [type.cweId.toUpperCase()]))),
+  ]);
+  const cweNames = [...new Set(cwesOf.flat())].sort();
+  const cweIndex = new Map(cweNames.map((name, index) => [name, index]));
+  const cweStarts = new Uint32Array(size + 1);
+  const cweOf = new Uint32Array(cwesOf.reduce((sum, cwes) => sum + cwes.length, 0));
   records.forEach((record, position) => {
+    severity[position] = highestSeverityCode(record.details?.metrics ?? []);
+    kev[position] = record.details?.kev ? 1 : 0;
+    const cwes = cwesOf[position]!;
+    cwes.forEach((cwe, i) => {
+      cweOf[cweStarts[position]! + i] = cweIndex.get(cwe)!;
+    });
+    cweStarts[position + 1] = cweStarts[position]! + cwes.length;
     if (record.changed !== undefined) changed.set(position, Date.parse(record.changed));
     projectOf[position] = projectIndex.get(record.project)!;
     status[position] = STATUS_CODE[record.status];
@@ -52,7 +77,23 @@ export function recordTable(records: readonly CatalogRecord[]): RecordTable {
     year[position] = Number(record.id.slice(4, 8));
     if (record.status === 'public' && record.url !== CVE_RECORD_URL_PREFIX + record.id) otherUrls.set(position, record.url);
   });
-  return { size, ids: records.map((record) => record.id), projectNames, projectOf, status, published, modified, year, otherUrls, changed };
+  return {
+    size,
+    ids: records.map((record) => record.id),
+    projectNames,
+    projectOf,
+    status,
+    published,
+    modified,
+    year,
+    otherUrls,
+    changed,
+    severity,
+    kev,
+    cweNames,
+    cweStarts,
+    cweOf,
+  };
 }
 
 /** The record at a position, as the API serves it. */

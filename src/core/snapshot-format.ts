@@ -7,14 +7,18 @@
 // Layout: 8 bytes of magic, a u32 format version, a u32 header length, the header (JSON), then the
 // sections the header lists (each 8-byte aligned), the text region last: every summary, then every record's
 // details as JSON.
-import type { CatalogRemoval } from '../contract/index.js';
+import { type CatalogRemoval, SEVERITIES } from '../contract/index.js';
 import { type RecordTable, STATUS_CODES } from './record-table.js';
 import { BLOCK, type TextIndexData } from './search/text-index.js';
+import { NO_SEVERITY } from './severity.js';
 import type { TextColumn } from './text-store.js';
 
 export const SNAPSHOT_MAGIC = Buffer.from('CVERSNAP');
-/** 2: records carry when they last changed (`modified`). 3: records carry their details. */
-export const SNAPSHOT_FORMAT = 3;
+/**
+ * 2: records carry when they last changed (`modified`). 3: records carry their details. 4: the list filters'
+ * columns (severity, KEV, CWE ids), which a format 3 file lacks: it is refused by its number, to import again.
+ */
+export const SNAPSHOT_FORMAT = 4;
 /** Magic, format version and header length. */
 export const PREAMBLE_BYTES = 16;
 
@@ -68,6 +72,11 @@ function sectionsOf(content: SnapshotContent): [string, SectionKind, SectionValu
     ['published', 'i32', table.published],
     ['modified', 'f64', table.modified],
     ['year', 'u16', table.year],
+    ['severity', 'u8', table.severity],
+    ['kev', 'u8', table.kev],
+    ['cweNames', 'json', table.cweNames],
+    ['cweStarts', 'u32', table.cweStarts],
+    ['cweOf', 'u32', table.cweOf],
     ['summaryOffset', 'f64', content.summaries.offset],
     ['summaryLength', 'u32', content.summaries.length],
     ['detailsOffset', 'f64', content.details.offset],
@@ -206,6 +215,11 @@ export function decodeSnapshot(header: SnapshotHeader, body: Buffer, bodyOffset:
       year: section('year'),
       otherUrls: new Map(section<[number, string | null][]>('otherUrls')),
       changed: new Map(read.has('changed') ? section<[number, number][]>('changed') : []),
+      severity: section('severity'),
+      kev: section('kev'),
+      cweNames: section('cweNames'),
+      cweStarts: section('cweStarts'),
+      cweOf: section('cweOf'),
     },
     aliases: new Map(projectNames.flatMap((name, i) => ((aliases[i]?.length ?? 0) > 0 ? [[name, aliases[i]!]] : []))),
     textIndex: {
@@ -234,10 +248,25 @@ function checkContent(header: SnapshotHeader, { table, textIndex, summaries, det
   };
   const { size } = table;
   const texts = [summaries.offset, summaries.length, details.offset, details.length];
-  const columns = [table.ids, table.projectOf, table.status, table.published, table.modified, table.year, ...texts];
+  const columns = [
+    table.ids,
+    table.projectOf,
+    table.status,
+    table.published,
+    table.modified,
+    table.year,
+    table.severity,
+    table.kev,
+    ...texts,
+  ];
   if (!Array.isArray(table.ids) || columns.some((column) => column.length !== size)) fail('record columns');
+  const { cweStarts, cweOf } = table;
+  if (!Array.isArray(table.cweNames) || cweStarts.length !== size + 1 || cweStarts[0] !== 0 || cweStarts[size] !== cweOf.length)
+    fail('CWE columns');
   for (let i = 0; i < size; i++) {
     if (table.projectOf[i]! >= table.projectNames.length || table.status[i]! >= STATUS_CODES.length) fail('record columns');
+    if (table.severity[i]! >= SEVERITIES.length && table.severity[i] !== NO_SEVERITY) fail('record columns');
+    if (cweStarts[i + 1]! < cweStarts[i]!) fail('CWE columns');
     for (const [what, column] of [
       ['summary', summaries],
       ['details', details],
@@ -246,6 +275,7 @@ function checkContent(header: SnapshotHeader, { table, textIndex, summaries, det
       if (offset >= 0 && offset + column.length[i]! > header.text.length) fail(`${what} offsets`);
     }
   }
+  for (const cwe of cweOf) if (cwe >= table.cweNames.length) fail('CWE columns');
   for (const [position, time] of table.changed) if (!(position >= 0 && position < size) || typeof time !== 'number') fail('record columns');
   if (!Array.isArray(removed) || removed.some((r) => typeof r?.id !== 'string' || Number.isNaN(Date.parse(r?.modified)))) {
     fail('removed records');

@@ -124,7 +124,7 @@ export function assembleSnapshot(parts: SnapshotParts): Snapshot {
       return position === undefined ? undefined : entryAt(position);
     },
     search: new Derived(() => searchIndexSteps(table, texts, parts.aliases, parts.textIndex)),
-    projects: derived(() => projectTable(table)),
+    projects: derived(() => projectTable(table, parts.aliases)),
     removed,
     changes: derived(() => changeOrder(table, removed)),
     export: new Derived(() => exportSteps(table)),

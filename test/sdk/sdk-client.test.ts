@@ -56,6 +56,18 @@ describe('SDK: one method per operation', () => {
     expect(await client.records.get(first.id)).toEqual(first);
   });
 
+  it('listProjects names the projects the list filter takes, and records.list filters on details', async () => {
+    const projects = await client.listProjects({ q: 'opnssl', limit: 5 });
+    const openssl = projects.projects.find((project) => project.name === 'OpenSSL')!;
+    expect(openssl.records.public).toBeGreaterThan(0);
+    const listed = await client.records.list({ project: 'OpenSSL', status: 'public', limit: 1 });
+    expect(listed.pagination.total).toBe(openssl.records.public);
+    const critical = await client.records.list({ severity: 'critical', kev: true, limit: 3 });
+    const details = await client.records.batchGetDetails(critical.records.map((record) => record.id));
+    expect(details.records.every((record) => record.severity === 'critical' && record.kev !== null)).toBe(true);
+    expect(sent).toContain('GET /api/v1/cve-records?severity=critical&kev=true&limit=3');
+  });
+
   it('records.changesSince walks the change feed to its end and returns the token of the next poll', async () => {
     const walk = client.records.changesSince('2025-01-20T00:00:00Z', { limit: 200 });
     const ids: string[] = [];

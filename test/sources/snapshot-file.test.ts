@@ -106,7 +106,16 @@ describe('a damaged snapshot file', () => {
           return bytes;
         }),
       ),
-    ).toMatch(/snapshot format 99; this service reads format 3: import again/);
+    ).toMatch(/snapshot format 99; this service reads format 4: import again/);
+    // A file of format 3 has no filter columns (severity, KEV, CWE): it is refused by its number, to import again.
+    expect(
+      refusal(
+        await damaged('format3.snapshot', (bytes) => {
+          bytes.writeUInt32LE(3, 8);
+          return bytes;
+        }),
+      ),
+    ).toMatch(/snapshot format 3; this service reads format 4: import again/);
     // The projectOf column of the first record pointing past the project names.
     const header = JSON.parse((await readFile(snapshotPath)).subarray(PREAMBLE_BYTES).toString('utf8').split('\u0000')[0]!) as {
       sections: { name: string; offset: number }[];

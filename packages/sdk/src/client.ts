@@ -19,6 +19,8 @@ import type {
   ListFilters,
   ListParams,
   NlwebResponse,
+  ProjectPage,
+  ProjectsParams,
   RecordChange,
   RecordChangesPage,
   Sandbox,
@@ -48,6 +50,14 @@ export class CveRecordsClient {
   /** `GET /api/v1/sandbox`: contract checks and example requests. */
   sandbox(options?: RequestOptions): Promise<Sandbox> {
     return this.#transport.json({ method: 'GET', path: '/api/v1/sandbox' }, options);
+  }
+
+  /**
+   * `GET /api/v1/projects`: one page of projects in name order, each with the exact name `records.list` takes
+   * as `project`, its aliases and its records by status; `q` keeps those a prefix or a misspelling names.
+   */
+  listProjects(params: ProjectsParams = {}, options?: RequestOptions): Promise<ProjectPage> {
+    return this.#transport.json({ method: 'GET', path: '/api/v1/projects', query: params }, options);
   }
 
   /** `GET /ask`: the records matching a query, best first, each scored from 0 to 1. */

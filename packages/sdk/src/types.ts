@@ -24,11 +24,16 @@ export type NlwebResult = Schemas['NlwebResult'];
 export type NlwebItem = Schemas['NlwebItem'];
 export type NlwebResponse = Schemas['NlwebResponse'];
 export type ErrorResponse = Schemas['ErrorResponse'];
+/** A project: the exact name the list's `project` filter takes, its aliases and its records by status. */
+export type ProjectSummary = Schemas['ProjectSummary'];
+export type ProjectPage = Schemas['ProjectPage'];
 
 /** Query parameters of `GET /api/v1/cve-records`. */
 export type ListParams = NonNullable<operations['listPublicCveRecords']['parameters']['query']>;
 /** What `records.listAll` takes: the list parameters but the cursor, which it walks itself. */
 export type ListFilters = Omit<ListParams, 'cursor'>;
+/** Query parameters of `GET /api/v1/projects`. */
+export type ProjectsParams = NonNullable<operations['listProjects']['parameters']['query']>;
 /** Query parameters of `GET /api/v1/cve-records/changes`. */
 export type ChangesParams = NonNullable<operations['listPublicCveRecordChanges']['parameters']['query']>;
 /** Parameters of `/ask` but the stream flags: `search` answers JSON, `searchStream` a stream. */

@@ -7,6 +7,7 @@ import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import type { RecordSearchResults } from '../../contract/index.js';
 import { recordDetails } from '../../core/details.js';
+import { closestProjects } from '../../core/project-list.js';
 import { searchAnswer } from '../shared/agent-search.js';
 import type { SurfaceContext } from '../shared/context.js';
 import { detailsText } from '../shared/details-text.js';
@@ -15,7 +16,10 @@ export function recordAgent(ctx: SurfaceContext): AgentExecutor {
   return {
     async execute(request: RequestContext, events: ExecutionEventBus): Promise<void> {
       const question = request.userMessage.parts.flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : [])).join('\n');
-      events.publish(AgentEvent.message(answer(request.contextId, await searchAnswer(ctx, question), ctx)));
+      const found = await searchAnswer(ctx, question);
+      // An empty answer to a misspelt project name would read as "no such CVEs": name the projects it may mean.
+      const meant = found.results.length === 0 && question.trim() !== '' ? await closestProjects(ctx.store.current, question, 5) : [];
+      events.publish(AgentEvent.message(answer(request.contextId, found, meant, ctx)));
       events.finished();
     },
     async cancelTask(): Promise<void> {
@@ -24,13 +28,16 @@ export function recordAgent(ctx: SurfaceContext): AgentExecutor {
   };
 }
 
-function answer(contextId: string, found: RecordSearchResults, ctx: SurfaceContext): Message {
+function answer(contextId: string, found: RecordSearchResults, meant: readonly string[], ctx: SurfaceContext): Message {
   return {
     messageId: randomUUID(),
     contextId,
     taskId: '',
     role: Role.ROLE_AGENT,
-    parts: [part({ $case: 'text', value: readable(found, ctx) }, 'text/plain'), part({ $case: 'data', value: found }, 'application/json')],
+    parts: [
+      part({ $case: 'text', value: readable(found, ctx) + closest(meant) }, 'text/plain'),
+      part({ $case: 'data', value: found }, 'application/json'),
+    ],
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],
@@ -57,6 +64,10 @@ function readable({ query, understood, results }: RecordSearchResults, ctx: Surf
     return [line, ...details.split('\n').map((text) => `  ${inert(text)}`)].join('\n');
   });
   return [`${results.length} record${results.length === 1 ? '' : 's'} for "${inert(query)}"${reading}:`, ...lines].join('\n');
+}
+
+function closest(meant: readonly string[]): string {
+  return meant.length === 0 ? '' : `\nProjects with a name like that: ${meant.map(inert).join(', ')}.`;
 }
 
 /**

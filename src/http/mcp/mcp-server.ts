@@ -46,7 +46,9 @@ export function mcpServerFactory(ctx: SurfaceContext, log: FastifyBaseLogger): M
         { title: tool.title, description: tool.description, inputSchema, outputSchema, annotations: { title: tool.title, ...ANNOTATIONS } },
         async (args) => {
           try {
-            return toolAnswer(await tool.run(check(args), ctx));
+            const checked = check(args);
+            const answer = await tool.run(checked, ctx);
+            return toolAnswer(answer, await tool.hint?.(checked, answer, ctx));
           } catch (error) {
             if (error instanceof ServiceError) return toolError(error);
             log.error({ err: error, tool: tool.name }, 'tool failed');

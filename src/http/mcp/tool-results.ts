@@ -6,8 +6,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { type ErrorResponse, errorMember, type ServiceError } from '../../contract/index.js';
 
-export function toolAnswer(data: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data as Record<string, unknown> };
+/** The answer, and a hint for the model as a text block of its own when there is one. */
+export function toolAnswer(data: unknown, hint?: string): CallToolResult {
+  const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(data) }];
+  if (hint !== undefined) content.push({ type: 'text', text: hint });
+  return { content, structuredContent: data as Record<string, unknown> };
 }
 
 export function toolError(error: ServiceError): CallToolResult {

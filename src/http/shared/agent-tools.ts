@@ -15,6 +15,8 @@ import {
   CveRecordPage,
   ListQuery,
   NoArguments,
+  ProjectPage,
+  ProjectsQuery,
   RecordChangesPage,
   RecordIdParams,
   RecordSearchArguments,
@@ -27,6 +29,7 @@ import { batchGet } from '../../core/batch.js';
 import { listChanges } from '../../core/changes.js';
 import { recordDetails } from '../../core/details.js';
 import { listRecords } from '../../core/list.js';
+import { closestProjects, listProjects } from '../../core/project-list.js';
 import { capabilities, health, sandbox } from '../../core/service-info.js';
 import type { RecordEntry } from '../../core/snapshot.js';
 import { agentSearch, searchAnswer } from './agent-search.js';
@@ -43,6 +46,8 @@ export interface Tool<I extends TSchema = TSchema, O extends TSchema = TSchema> 
   /** The REST request part the arguments stand for: a bad one fails as that part would. */
   readonly arguments: RequestPart;
   run(args: Static<I>, ctx: SurfaceContext): Static<O> | Promise<Static<O>>;
+  /** A sentence for the model besides the answer, when the answer alone would mislead it. */
+  hint?(args: Static<I>, answer: Static<O>, ctx: SurfaceContext): Promise<string | undefined>;
 }
 
 // Keeps each entry's run() typed against its own schemas while the table holds them all.
@@ -101,6 +106,22 @@ export const tools: readonly Tool[] = [
     output: CveRecordPage,
     arguments: 'querystring',
     run: (query, ctx) => listRecords(ctx.store.current, query, ctx.cursors),
+    hint: async ({ project }, page, ctx) =>
+      project === undefined || page.records.length > 0 || ctx.store.current.filters.project(project).length > 0
+        ? undefined
+        : unknownProjectHint(ctx, project),
+  }),
+  tool({
+    name: 'list_projects',
+    title: 'List project names',
+    description:
+      'Lists the project names `list_cve_records` takes as `project` (exact, case-sensitive: e.g. `Linux`, `OpenSSL`, ' +
+      '`phpMyAdmin`), with their other spellings and their records by status, in name order. `q` keeps the names that ' +
+      'begin with it in any case or that it misspells. The same answer as GET /api/v1/projects.',
+    input: ProjectsQuery,
+    output: ProjectPage,
+    arguments: 'querystring',
+    run: (query, ctx) => listProjects(ctx.store.current, query, ctx.cursors),
   }),
   tool({
     name: 'get_cve_record',
@@ -180,6 +201,13 @@ export const tools: readonly Tool[] = [
     }),
   }),
 ];
+
+/** What an agent is told when no record is filed under the project it named: the names it may have meant. */
+export async function unknownProjectHint(ctx: SurfaceContext, name: string): Promise<string> {
+  const closest = await closestProjects(ctx.store.current, name, 5);
+  const meant = closest.length > 0 ? ` The closest project names: ${closest.map((n) => JSON.stringify(n)).join(', ')}.` : '';
+  return `No record is filed under the project ${JSON.stringify(name)}.${meant} list_projects lists the names the project filter takes.`;
+}
 
 function recordEntry(ctx: SurfaceContext, id: string): RecordEntry {
   const entry = ctx.store.current.get(id);

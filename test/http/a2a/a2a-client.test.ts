@@ -81,6 +81,13 @@ describe('the A2A client', () => {
     const { text, data } = partsOf(await ask('CVE-1999-0001'));
     expect(data.results).toEqual([]);
     expect(text).toMatch(/^No record matches "CVE-1999-0001"/);
+    expect(text).not.toMatch(/Projects/);
+  });
+
+  it('names the projects a question that matches nothing may mean', async () => {
+    const { text, data } = partsOf(await ask('opnssl xqzvwk'));
+    expect(data.results).toEqual([]);
+    expect(text).toMatch(/\nProjects with a name like that: openssl\.$/);
   });
 
   // The client itself refuses streaming and push calls, reading the card; raw requests reach the

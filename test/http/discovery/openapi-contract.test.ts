@@ -75,6 +75,7 @@ describe('the served OpenAPI document', () => {
         'getPublishedRecordsFeed',
         'getPublicCveRecordDetails',
         'batchGetPublicCveRecordDetails',
+        'listProjects',
       ].sort(),
     );
   });
@@ -89,6 +90,7 @@ describe('the served OpenAPI document', () => {
     ['/api/v1/health', 'get', [200, 400, 405, ...anyRequest]],
     ['/api/v1/cve-records/changes', 'get', [200, 304, 400, 405, ...anyRequest]],
     ['/api/v1/cve-records/export', 'get', [200, 304, 400, 405, ...anyRequest]],
+    ['/api/v1/projects', 'get', [200, 304, 400, 405, ...anyRequest]],
     ['/feeds/records.atom', 'get', [200, 304, 400, 405, ...anyRequest]],
   ])('documents the status codes of %s %s (spec rule 5)', (path, method, statuses) => {
     expect(contract.documentedStatuses(path, method).sort()).toEqual(statuses.sort());

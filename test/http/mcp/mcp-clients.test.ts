@@ -42,6 +42,7 @@ const CALLS: Record<string, Record<string, unknown>> = {
   search: { query: 'openssl' },
   fetch: { id: 'CVE-2024-50000' },
   list_cve_records: { project: 'openssl', status: 'public', limit: 2 },
+  list_projects: { q: 'open' },
   get_cve_record: { recordId: 'CVE-2025-9999' },
   get_cve_record_details: { recordId: 'CVE-2024-50000' },
   batch_get_cve_records: { recordIds: ['CVE-2025-9999', 'CVE-1999-0001'] },
@@ -60,6 +61,8 @@ const MISTAKES: [tool: string, args: Record<string, unknown>, code: string][] = 
   ['list_cve_records', { status: 'secret' }, 'invalid_parameter'],
   ['list_cve_records', { projet: 'openssl' }, 'unknown_parameter'],
   ['list_cve_records', { cursor: 'forged' }, 'invalid_cursor'],
+  ['list_cve_records', { severity: 'severe' }, 'invalid_parameter'],
+  ['list_projects', { q: '' }, 'invalid_parameter'],
   ['batch_get_cve_records', { recordIds: ['CVE-2025-9999', 'CVE-2025-9999'] }, 'invalid_body'],
   ['batch_get_cve_records', { recordIds: [] }, 'invalid_body'],
   ['search', {}, 'invalid_parameter'],
@@ -133,6 +136,20 @@ describe.each(eras)('%s', (_era, connect) => {
       expect(listed.get(one)!.description, one).toContain(`\`${other}\``);
       expect(listed.get(other)!.description, other).toContain(`\`${one}\``);
     }
+  });
+
+  it('answers an empty list of a project no record is filed under with the closest names, and lists those names', async () => {
+    const empty = await client.callTool({ name: 'list_cve_records', arguments: { project: 'OpenSSL' } });
+    expect(empty.structuredContent).toMatchObject({ records: [], pagination: { total: 0 } });
+    expect(empty.content?.[1]?.text).toMatch(
+      /No record is filed under the project "OpenSSL"\. The closest project names: "openssl"\. list_projects/,
+    );
+    const filtered = await client.callTool({ name: 'list_cve_records', arguments: { project: 'openssl', kev: true } });
+    expect(filtered.content).toHaveLength(1);
+    const projects = await client.callTool({ name: 'list_projects', arguments: { q: 'opnssl' } });
+    expect(projects.structuredContent).toMatchObject({
+      projects: [{ name: 'openssl', records: { public: 3, 'assigned-no-public-record': 1 } }],
+    });
   });
 
   it('calls every tool: structuredContent matches the listed output schema and the text carries the same data', async () => {

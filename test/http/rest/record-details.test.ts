@@ -1,47 +1,20 @@
 // Record details against their source: real CVE JSON 5 records cut from ../shared/data/cvelist-sample.zip
 // (test/fixtures/cve-details), imported by the importer, served from a JSON catalog and from a snapshot
 // file, compared field by field with what a plain walk of each source record finds.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CveRecordDetails } from '../../../src/contract/index.js';
-import { writeCatalogFile } from '../../../src/import/catalog-writer.js';
-import { importRecords } from '../../../src/import/importer.js';
-import { readInputs } from '../../../src/import/inputs.js';
-import { readCatalogFile } from '../../../src/sources/catalog-file.js';
-import { snapshotOfCatalog } from '../../../src/sources/catalog-source.js';
-import { openSnapshotFile } from '../../../src/sources/snapshot-file.js';
-import { buildTestApp } from '../../support/app.js';
-import { fixturePath } from '../../support/paths.js';
+import { type DetailsFixture, type Json, serveDetailsFixture, UNPUBLISHED } from '../../support/details-fixture.js';
 
-type Json = Record<string, any>;
-const FIXTURES = fixturePath('cve-details');
-/** Cleared, but with no record in the input: served as assigned-no-public-record. */
-const UNPUBLISHED = 'CVE-2025-0001';
-
+let fixture: DetailsFixture;
 let sources: Json[];
-let dir: string;
-const apps: Record<string, FastifyInstance> = {};
+let apps: DetailsFixture['apps'];
 
 beforeAll(async () => {
-  const names = (await readdir(FIXTURES)).filter((name) => name.endsWith('.json'));
-  sources = await Promise.all(names.map(async (name) => JSON.parse(await readFile(join(FIXTURES, name), 'utf8')) as Json));
-  const cleared = new Map<string, string | undefined>(sources.map((s) => [s.cveMetadata.cveId, undefined]));
-  cleared.set(UNPUBLISHED, 'curl');
-  const { catalog } = await importRecords(readInputs([FIXTURES]), { lastVerified: '2025-01-24', cleared });
-  dir = await mkdtemp(join(tmpdir(), 'details-'));
-  await writeCatalogFile(join(dir, 'catalog.json.gz'), catalog);
-  await writeCatalogFile(join(dir, 'catalog.snapshot'), catalog);
-  apps.json = await buildTestApp({ snapshot: snapshotOfCatalog('test', await readCatalogFile(join(dir, 'catalog.json.gz'))) });
-  apps.snapshot = await buildTestApp({ snapshot: openSnapshotFile(join(dir, 'catalog.snapshot')) });
+  fixture = await serveDetailsFixture();
+  ({ sources, apps } = fixture);
 });
 
-afterAll(async () => {
-  await Promise.all(Object.values(apps).map((app) => app.close()));
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => fixture.close());
 
 const published = () => sources.filter((s) => s.cveMetadata.state === 'PUBLISHED');
 const rejected = () => sources.filter((s) => s.cveMetadata.state === 'REJECTED');

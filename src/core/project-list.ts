@@ -1,0 +1,81 @@
+// The projects operation: the snapshot's projects in name order, or those a text names (the start of a name
+// or alias in any case, a typo or a run-together spelling of one), cursor-paged; and the projects closest
+// to a name no record is filed under, for the agents' answers to an empty filtered list.
+import { PAGE_LIMIT, type ProjectPage, type ProjectSummary, type ProjectsQuery } from '../contract/index.js';
+import type { CursorCodec } from './cursor.js';
+import { projectKeys } from './search/project-index.js';
+import { words } from './search/words.js';
+import type { Snapshot } from './snapshot.js';
+
+/**
+ * How much of the last name a cursor keeps, in UTF-8 bytes, so that a cursor stays within its maximum length
+ * whatever the names: a page resumes after the names that begin alike up to there.
+ */
+const CURSOR_NAME_BYTES = 96;
+
+export async function listProjects(snapshot: Snapshot, query: ProjectsQuery, cursors: CursorCodec): Promise<ProjectPage> {
+  const limit = query.limit ?? PAGE_LIMIT.default;
+  const q = query.q ?? null;
+  const matching = q === null ? snapshot.projects.get().summaries : await projectsNamedBy(snapshot, q);
+  const start = query.cursor === undefined ? 0 : firstAfter(matching, cursors.decodeName(query.cursor, q));
+  const projects = matching.slice(start, start + limit);
+  const last = projects.at(-1);
+  return {
+    lastVerified: snapshot.lastVerified,
+    projects,
+    pagination: {
+      limit,
+      returned: projects.length,
+      total: matching.length,
+      nextCursor: last && start + limit < matching.length ? cursors.encodeName(cursorKey(last.name), q) : null,
+    },
+  };
+}
+
+/**
+ * The projects a text or one of its words names, most records first: what an agent is pointed at when its
+ * project, or its question, matches nothing.
+ */
+export async function closestProjects(snapshot: Snapshot, text: string, count: number): Promise<string[]> {
+  const total = ({ records }: ProjectSummary) => records.public + records['assigned-no-public-record'];
+  const named = new Set<ProjectSummary>();
+  for (const part of [text, ...words(text)]) for (const project of await projectsNamedBy(snapshot, part)) named.add(project);
+  return [...named]
+    .sort((a, b) => total(b) - total(a))
+    .slice(0, count)
+    .map((project) => project.name);
+}
+
+/** The projects whose name or an alias begins with the text (any case), or that the search index finds by it, in name order. */
+async function projectsNamedBy(snapshot: Snapshot, text: string): Promise<readonly ProjectSummary[]> {
+  const { summaries } = snapshot.projects.get();
+  const index = (await snapshot.search.prepare()).projects;
+  const lower = text.toLowerCase();
+  const found = new Set<string>();
+  for (const key of projectKeys(text)) {
+    for (const name of index.named(key)) found.add(name);
+    for (const name of index.approximate(key.join(''))?.projects ?? []) found.add(name);
+  }
+  return summaries.filter(
+    (project) => found.has(project.name) || [project.name, ...project.aliases].some((spelling) => spelling.toLowerCase().startsWith(lower)),
+  );
+}
+
+/** The start of a name a cursor keeps. Truncating keeps the order of names, so pages can resume by it. */
+function cursorKey(name: string): string {
+  let key = name;
+  while (Buffer.byteLength(key) > CURSOR_NAME_BYTES) key = key.slice(0, -1);
+  return key;
+}
+
+/** Index of the first project after the cursor's key, by bisection (the projects are in name order). */
+function firstAfter(projects: readonly ProjectSummary[], key: string): number {
+  let low = 0;
+  let high = projects.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (cursorKey(projects[middle]!.name) <= key) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
