@@ -3,14 +3,15 @@
 // and skipped, by reason. Every bad input is listed with its file.
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
-import { formatOf, writeCatalogFile } from '../import/catalog-writer.js';
+import { writeCatalogFile } from '../import/catalog-writer.js';
 import { BAD_INPUT, type ImportResult, importRecords, SKIP_CATEGORIES } from '../import/importer.js';
 import { readInputs } from '../import/inputs.js';
 import { NAMING_STEPS } from '../import/project-naming.js';
 import { findCatalogProblems } from '../sources/catalog-validation.js';
 import { upsertCatalog } from '../sources/postgres/database.js';
+import { readTargets, TARGET_OPTIONS } from './catalog-targets.js';
 import { isoDate, readSelection, SELECTION_HELP, SELECTION_OPTIONS } from './selection-options.js';
-import { databaseUrl, UsageError } from './serve-options.js';
+import { UsageError } from './serve-options.js';
 
 export const IMPORT_HELP = `Usage: cve-records import <path>... [options]
 
@@ -50,12 +51,10 @@ export async function runImport(args: string[], env: NodeJS.ProcessEnv): Promise
     strict: true,
     options: {
       ...SELECTION_OPTIONS,
-      out: { type: 'string', multiple: true },
+      ...TARGET_OPTIONS,
       'last-verified': { type: 'string' },
       since: { type: 'string' },
       strict: { type: 'boolean' },
-      'to-database': { type: 'boolean' },
-      'database-url': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -66,11 +65,9 @@ export async function runImport(args: string[], env: NodeJS.ProcessEnv): Promise
   if (positionals.length === 0) throw new UsageError('name at least one directory, .json file or .zip archive to import');
   const lastVerified = isoDate('last-verified', values['last-verified']) ?? new Date().toISOString().slice(0, 10);
   const since = isoDate('since', values.since);
-  const database = values['to-database'] ? databaseUrl(values['database-url'] ?? env.CVE_RECORDS_DATABASE_URL) : undefined;
-  if (values['to-database'] && !database) throw new UsageError('--to-database needs --database-url or CVE_RECORDS_DATABASE_URL');
+  const { outs: named, database } = readTargets(values, env);
 
-  const outs = values.out ?? (database ? [] : ['cve-records.json']);
-  for (const out of outs) if (!formatOf(out)) throw new UsageError(`--out ${out}: name a .json, .json.gz or .snapshot file`);
+  const outs = named ?? (database ? [] : ['cve-records.json']);
   const selection = await readSelection(values);
   const progress = progressLine();
   const result = await importRecords(readInputs(positionals), {

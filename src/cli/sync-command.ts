@@ -16,8 +16,9 @@ import { type Upstream, UpstreamError } from '../import/sync/upstream.js';
 import { readCatalogFile } from '../sources/catalog-file.js';
 import { findCatalogProblems } from '../sources/catalog-validation.js';
 import { applyToDatabase } from '../sources/postgres/database.js';
+import { readTargets, TARGET_OPTIONS } from './catalog-targets.js';
 import { isoDate, readSelection, SELECTION_HELP, SELECTION_OPTIONS, type Selection } from './selection-options.js';
-import { databaseUrl, UsageError } from './serve-options.js';
+import { UsageError } from './serve-options.js';
 
 export const SYNC_HELP = `Usage: cve-records sync <upstream> --catalog FILE [options]
 
@@ -59,11 +60,9 @@ export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<n
     strict: true,
     options: {
       ...SELECTION_OPTIONS,
+      ...TARGET_OPTIONS,
       catalog: { type: 'string' },
-      out: { type: 'string', multiple: true },
       'last-verified': { type: 'string' },
-      'to-database': { type: 'boolean' },
-      'database-url': { type: 'string' },
       follow: { type: 'boolean' },
       interval: { type: 'string' },
       help: { type: 'boolean' },
@@ -78,13 +77,10 @@ export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<n
   const catalogPath = values.catalog;
   if (catalogPath === undefined || !['json', 'json.gz'].includes(formatOf(catalogPath) ?? ''))
     throw new UsageError('--catalog: name the .json or .json.gz catalog to keep (it holds the sync cursor)');
-  const outs = values.out ?? [];
-  for (const out of outs) if (!formatOf(out)) throw new UsageError(`--out ${out}: name a .json, .json.gz or .snapshot file`);
+  const { outs = [], database } = readTargets(values, env);
   const interval = values.interval === undefined ? DEFAULT_INTERVAL_S : Number(values.interval);
   if (!Number.isFinite(interval) || interval < 1) throw new UsageError(`--interval: expected seconds, got "${values.interval}"`);
   const lastVerified = isoDate('last-verified', values['last-verified']);
-  const database = values['to-database'] ? databaseUrl(values['database-url'] ?? env.CVE_RECORDS_DATABASE_URL) : undefined;
-  if (values['to-database'] && !database) throw new UsageError('--to-database needs --database-url or CVE_RECORDS_DATABASE_URL');
   const selection = await readSelection(values);
   const upstream = upstreamOf(source, catalogPath);
 

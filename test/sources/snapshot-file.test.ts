@@ -99,23 +99,14 @@ describe('a damaged snapshot file', () => {
 
   it('is refused when cut short, from another format version, or pointing outside itself', async () => {
     expect(refusal(await damaged('cut.snapshot', (bytes) => bytes.subarray(0, bytes.length - 100)))).toMatch(/cut short/);
-    expect(
-      refusal(
-        await damaged('future.snapshot', (bytes) => {
-          bytes.writeUInt32LE(99, 8);
-          return bytes;
-        }),
-      ),
-    ).toMatch(/snapshot format 99; this service reads format 4: import again/);
     // A file of format 3 has no filter columns (severity, KEV, CWE): it is refused by its number, to import again.
-    expect(
-      refusal(
-        await damaged('format3.snapshot', (bytes) => {
-          bytes.writeUInt32LE(3, 8);
-          return bytes;
-        }),
-      ),
-    ).toMatch(/snapshot format 3; this service reads format 4: import again/);
+    for (const format of [99, 3]) {
+      const file = await damaged(`format${format}.snapshot`, (bytes) => {
+        bytes.writeUInt32LE(format, 8);
+        return bytes;
+      });
+      expect(refusal(file)).toMatch(new RegExp(`snapshot format ${format}; this service reads format 4: import again`));
+    }
     // The projectOf column of the first record pointing past the project names.
     const header = JSON.parse((await readFile(snapshotPath)).subarray(PREAMBLE_BYTES).toString('utf8').split('\u0000')[0]!) as {
       sections: { name: string; offset: number }[];
