@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import type { CatalogFile } from '../contract/index.js';
+import { parseCatalogBytes } from './catalog-text.js';
 import { type CatalogProblem, findCatalogProblems } from './catalog-validation.js';
 
 /** A catalog that cannot be served; the message names the file and every problem's location. */
@@ -24,16 +25,16 @@ function formatProblems(file: string, problems: readonly CatalogProblem[]): stri
 
 /** The file's JSON, not yet checked: a source hands it to loadSnapshot, which checks every catalog once. */
 export async function readCatalogJson(file: string): Promise<unknown> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    const bytes = await readFile(file);
+    const stored = await readFile(file);
     // A catalog may be stored compressed (the embedded dataset is): `.gz` files are gunzipped first.
-    text = (file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+    bytes = file.endsWith('.gz') ? gunzipSync(stored) : stored;
   } catch (error) {
     throw new CatalogError(file, [{ pointer: '/', id: undefined, problem: `cannot read: ${(error as Error).message}` }]);
   }
   try {
-    return JSON.parse(text);
+    return parseCatalogBytes(bytes);
   } catch (error) {
     throw new CatalogError(file, [{ pointer: '/', id: undefined, problem: `not valid JSON: ${(error as Error).message}` }]);
   }

@@ -3,7 +3,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { catalogJson } from '../../src/import/catalog-writer.js';
 import { CatalogError, readCatalogFile } from '../../src/sources/catalog-file.js';
+import { parseCatalogBytes } from '../../src/sources/catalog-text.js';
 import { findCatalogProblems } from '../../src/sources/catalog-validation.js';
 import { loadDefaultCatalog } from '../support/app.js';
 
@@ -74,5 +76,24 @@ describe('the embedded default dataset', () => {
     const statuses = new Set(catalog.records.map((r) => r.status));
     expect(statuses).toEqual(new Set(['public', 'assigned-no-public-record']));
     expect(catalog.records.find((r) => r.id === 'CVE-2025-24530')).toMatchObject({ project: 'phpMyAdmin', status: 'public' });
+  });
+});
+
+describe('a catalog larger than a string can be (the corpus with its details)', () => {
+  it('is read a line at a time, to the same catalog as a whole parse', async () => {
+    const catalog = await loadDefaultCatalog();
+    const withEverything = {
+      ...catalog,
+      removed: [{ id: 'CVE-2024-0002', modified: '2025-01-01T12:00:00.000Z' }],
+      sync: { source: 'releases', delta: '2025-01-24T05:00Z', syncedAt: '2025-01-24T05:10:00.000Z' },
+    };
+    const bytes = Buffer.from(catalogJson(withEverything));
+    // A limit below the catalog's size stands in for V8's 512 MB string limit.
+    expect(parseCatalogBytes(bytes, 1024)).toEqual(JSON.parse(bytes.toString('utf8')));
+  });
+
+  it('says how such a catalog must be laid out when it is not', () => {
+    const oneLine = Buffer.from(JSON.stringify({ lastVerified: '2025-01-01', records: [good, good] }).replace('[', '[\n{"x":'));
+    expect(() => parseCatalogBytes(oneLine, 16)).toThrow(/one element per line, as cve-records writes it/);
   });
 });
