@@ -2,7 +2,7 @@
 // shape is cut from the record, search and service resources, so a field changed there changes here.
 import Type, { type Static } from 'typebox';
 import { NlwebResponse, NlwebResult } from './nlweb.js';
-import { AskQuery, MAX_QUERY_LENGTH } from './parameters.js';
+import { AskQuery, MAX_QUERY_LENGTH, QUERY_READING } from './parameters.js';
 import { CveId, CveRecord, CveRecordDetails, RecordStatus } from './records.js';
 import { Capabilities, Health, Sandbox } from './service.js';
 
@@ -19,9 +19,7 @@ export const ConnectorSearchArguments = Type.Object(
   {
     query: Type.String({
       maxLength: MAX_QUERY_LENGTH,
-      description:
-        'What to search for (required): CVE ids in any spelling, project names (typos and aliases tolerated), status ' +
-        'words ("public", "not yet public"), years ("since 2023") and free text.',
+      description: `What to search for (required): ${QUERY_READING}.`,
     }),
   },
   { additionalProperties: false },

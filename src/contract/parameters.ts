@@ -6,6 +6,12 @@ import { CveId, MAX_PROJECT_LENGTH, PAGE_LIMIT, RecordStatus } from './records.j
 export const MAX_CURSOR_LENGTH = 200;
 export const MAX_QUERY_LENGTH = 512;
 
+/** What a search query may say, in the words every description of a search (REST, MCP, A2A) uses. */
+export const QUERY_READING =
+  'CVE ids in any spelling, project names (typos and aliases tolerated), status words ("public", "not yet public"), ' +
+  'years ("since 2023"), severity ("critical", "high severity", "cvss 9"), exploitation ("actively exploited", ' +
+  '"in KEV"), weaknesses ("CWE-79") and free text';
+
 export const ListQuery = Type.Object(
   {
     limit: Type.Optional(
@@ -101,9 +107,7 @@ export const AskQuery = Type.Object(
     query: Type.Optional(
       Type.String({
         maxLength: MAX_QUERY_LENGTH,
-        description:
-          'What to search for: CVE ids in any spelling, project names (typos and aliases tolerated), status words ' +
-          '("public", "not yet public"), years ("since 2023") and free text. Defaults to `public CVE records`.',
+        description: `What to search for: ${QUERY_READING}. Defaults to \`public CVE records\`.`,
       }),
     ),
     stream: Type.Optional(streamFlag('When true, the answer is a Server-Sent Events stream (also `true/false/1/0`).')),

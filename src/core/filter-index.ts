@@ -3,7 +3,7 @@
 // checking the other filters on the table's columns, so page 1000 costs what page 1 does.
 import { type RecordStatus, SEVERITIES, type Severity } from '../contract/index.js';
 import type { ListFilters } from './record-entry.js';
-import { NO_DATE, type RecordTable, STATUS_CODES } from './record-table.js';
+import { NO_DATE, namesCwe, type RecordTable, STATUS_CODES } from './record-table.js';
 
 /** The positions to walk for some filters, and the check the others add (none when the list is exact). */
 export interface Candidates {
@@ -78,6 +78,26 @@ export class FilterIndex {
     return this.#all;
   }
 
+  /** Positions of the records whose highest CVSS severity is this one. */
+  severity(severity: Severity): Int32Array {
+    return this.#bySeverity[SEVERITIES.indexOf(severity)]!;
+  }
+
+  /** Positions of the records in CISA's KEV catalog. */
+  get knownExploited(): Int32Array {
+    return this.#kev;
+  }
+
+  /** Positions of the records naming a CWE id (canonical spelling, `CWE-79`; empty for one no record names). */
+  cwe(name: string): Int32Array {
+    return group(this.#byCwe, this.#cweIndex.get(name));
+  }
+
+  /** The code of a CWE id in the table's cweNames, when some record names it. */
+  cweCode(name: string): number | undefined {
+    return this.#cweIndex.get(name);
+  }
+
   /** The smallest list that meets one filter, with a check for the others. */
   candidates(filters: ListFilters): Candidates {
     const selections = this.#selections(filters);
@@ -125,7 +145,7 @@ export class FilterIndex {
     }
     if (filters.cwe !== undefined) {
       const c = this.#cweIndex.get(filters.cwe);
-      selections.push({ positions: group(this.#byCwe, c), accept: (position) => this.#names(position, c) });
+      selections.push({ positions: this.cwe(filters.cwe), accept: (position) => c !== undefined && namesCwe(table, position, c) });
     }
     const since = filters.publishedSince === undefined ? undefined : Date.parse(filters.publishedSince) / DAY_MS;
     const before = filters.publishedBefore === undefined ? undefined : Date.parse(filters.publishedBefore) / DAY_MS;
@@ -140,13 +160,6 @@ export class FilterIndex {
       });
     }
     return selections;
-  }
-
-  /** Whether the record at a position names the CWE of this index. */
-  #names(position: number, cwe: number | undefined): boolean {
-    const { cweStarts, cweOf } = this.table;
-    for (let i = cweStarts[position]!; i < cweStarts[position + 1]!; i++) if (cweOf[i] === cwe) return true;
-    return false;
   }
 }
 

@@ -119,3 +119,10 @@ export function publishedAt(table: RecordTable, position: number): string | unde
   const days = table.published[position]!;
   return days === NO_DATE ? undefined : new Date(days * 86_400_000).toISOString().slice(0, 10);
 }
+
+/** Whether the record at a position names the CWE of a code (an index into cweNames). */
+export function namesCwe(table: RecordTable, position: number, code: number): boolean {
+  const { cweStarts, cweOf } = table;
+  for (let i = cweStarts[position]!; i < cweStarts[position + 1]!; i++) if (cweOf[i] === code) return true;
+  return false;
+}

@@ -1,34 +1,13 @@
 // The list filters on what a record's details say (severity, KEV, CWE, publication dates): combined with
 // each other and with project and status, bound into cursors, and as cheap on a deep page as on page 1.
 import { describe, expect, it } from 'vitest';
-import { type CatalogFile, type CatalogRecord, NO_DETAILS, SEVERITIES, type Severity } from '../../src/contract/index.js';
+import { type CatalogFile, SEVERITIES, type Severity } from '../../src/contract/index.js';
 import { createCursorCodec } from '../../src/core/cursor.js';
 import { type ListQuery, listRecords } from '../../src/core/list.js';
 import { createSnapshot } from '../../src/core/snapshot.js';
+import { detailed } from '../support/detailed-records.js';
 
 const cursors = createCursorCodec('filters-secret');
-const source = { container: 'cna', shortName: 'test' } as const;
-
-/** A record whose details have the severities, KEV entry, CWE ids and publication day asked for. */
-function detailed(
-  id: string,
-  project: string,
-  attributes: { severities: Severity[]; kev: boolean; cwes: string[]; published?: string },
-): CatalogRecord {
-  return {
-    id,
-    project,
-    status: attributes.published === undefined ? 'assigned-no-public-record' : 'public',
-    url: null,
-    ...(attributes.published === undefined ? {} : { published: attributes.published }),
-    details: {
-      ...NO_DETAILS,
-      metrics: attributes.severities.map((severity) => ({ version: '3.1', vector: 'CVSS:3.1/…', baseScore: 5, severity, source })),
-      kev: attributes.kev ? { dateAdded: '2024-05-01', reference: null } : null,
-      problemTypes: attributes.cwes.map((cweId) => ({ cweId, description: cweId, source })),
-    },
-  };
-}
 
 /** Records with every combination of attributes spread over them, deterministically. */
 function catalog(size: number): CatalogFile {

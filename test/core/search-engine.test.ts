@@ -2,11 +2,14 @@
 // ordering, the per-snapshot index, and the project-name rules.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CatalogRecord } from '../../src/contract/index.js';
+import { type CatalogRecord, SEVERITIES } from '../../src/contract/index.js';
+import { createCursorCodec } from '../../src/core/cursor.js';
+import { type ListQuery, listRecords } from '../../src/core/list.js';
 import { projectKeys } from '../../src/core/search/project-index.js';
 import { DEFAULT_SEARCH_PHRASE, search, searchRecords } from '../../src/core/search/search.js';
 import { createSnapshot } from '../../src/core/snapshot.js';
 import { fixtureCatalog, fixtureOrder } from '../support/app.js';
+import { detailed } from '../support/detailed-records.js';
 
 const record = (id: string, project: string, summary: string, status: CatalogRecord['status'] = 'public'): CatalogRecord => ({
   id,
@@ -177,6 +180,69 @@ describe('search engine', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('severity, exploitation and weakness words', () => {
+  const summaries = ['Heap overflow in the parser.', 'Cross-site scripting in the admin page.', 'Timing side channel in RSA.'];
+  const snapshot = createSnapshot({
+    lastVerified: '2025-01-24',
+    records: Array.from({ length: 300 }, (_, n) =>
+      detailed(`CVE-${2020 + (n % 6)}-${1000 + n}`, ['Linux', 'OpenSSL', 'curl'][n % 3]!, {
+        severities: n % 7 === 0 ? [] : [SEVERITIES[n % 5]!],
+        kev: n % 4 === 0,
+        cwes: n % 5 === 0 ? [] : [`CWE-${n % 11}`],
+        published: `${2020 + (n % 6)}-01-01`,
+        summary: summaries[n % 3]!,
+      }),
+    ),
+  });
+  const cursors = createCursorCodec('search-secret');
+  const listed = (query: ListQuery) => listRecords(snapshot, { limit: 20, ...query }, cursors).records.map((record) => record.id);
+
+  it.each<[string, ListQuery]>([
+    ['critical', { severity: 'critical' }],
+    ['high severity', { severity: 'high' }],
+    ['cvss 9', { severity: 'critical' }],
+    ['actively exploited', { kev: true }],
+    ['not in KEV', { kev: false }],
+    ['cwe-3', { cwe: 'CWE-3' }],
+    ['high severity exploited CWE 4', { severity: 'high', kev: true, cwe: 'CWE-4' }],
+  ])('answers "%s" with what the list filters %j give, newest first', (query, filters) => {
+    const found = ids(search(snapshot, query, 20).hits);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found).toEqual(listed(filters));
+  });
+
+  it('keeps several severities or CWE ids as any of them', () => {
+    const { table } = snapshot;
+    const { hits } = search(snapshot, 'cvss 7 cwe-3 or cwe-4', 300);
+    expect(hits.length).toBeGreaterThan(0);
+    for (const { entry } of hits) {
+      expect([0, 1]).toContain(table.severity[entry.position]);
+    }
+    const names = (p: number) => table.cweOf.subarray(table.cweStarts[p]!, table.cweStarts[p + 1]!);
+    const wanted = ['CWE-3', 'CWE-4'].map((cwe) => table.cweNames.indexOf(cwe));
+    const expected = table.ids.filter((_, p) => table.severity[p]! <= 1 && names(p).some((code) => wanted.includes(code)));
+    expect(hits.map((hit) => hit.entry.record.id)).toEqual(expected);
+  });
+
+  it('applies the words to every kind of hit: ranked words and named projects', () => {
+    for (const query of ['critical heap overflow', 'openssl critical', 'in kev timing']) {
+      const { hits, understanding } = search(snapshot, query, 50);
+      expect(hits.length, query).toBeGreaterThan(0);
+      for (const { entry } of hits) {
+        if (understanding.severities) expect(snapshot.table.severity[entry.position]).toBe(0);
+        if (understanding.kev) expect(snapshot.table.kev[entry.position]).toBe(1);
+      }
+    }
+    expect(search(snapshot, 'openssl critical', 50).hits.every((hit) => hit.entry.record.project === 'OpenSSL')).toBe(true);
+  });
+
+  it('says when no record names a CWE id, and answers nothing', () => {
+    const { hits, explanation } = search(snapshot, 'cwe-9999', 20);
+    expect(hits).toEqual([]);
+    expect(explanation).toContain('no record names CWE-9999');
   });
 });
 

@@ -1,7 +1,7 @@
 // The query parser, rule by rule, and properties that hold for any input.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CVE_ID_REGEX } from '../../src/contract/index.js';
+import { CVE_ID_REGEX, SEVERITIES } from '../../src/contract/index.js';
 import { PROJECT_ALIASES } from '../../src/core/search/project-aliases.js';
 import { MAX_TERMS, type QueryUnderstanding, understandQuery } from '../../src/core/search/query-understanding.js';
 import { STOP_WORDS, words } from '../../src/core/search/words.js';
@@ -82,6 +82,98 @@ describe('status words', () => {
 
   it('keeps both statuses when both are named', () => {
     expect(understandQuery('public or assigned').statuses).toEqual(['public', 'assigned-no-public-record']);
+  });
+});
+
+describe('severity, exploitation and weakness words', () => {
+  it.each([
+    ['critical', ['critical']],
+    ['critical openssl', ['critical']],
+    ['high severity', ['high']],
+    ['severity: medium or low', ['medium', 'low']],
+    ['critical or high', ['critical', 'high']],
+    ['rated important', ['high']],
+    ['moderate risk', ['medium']],
+  ])('reads "%s" as severities %j', (query, severities) => {
+    const u = understandQuery(query);
+    expect(u.severities).toEqual(severities);
+    expect(u.explanation).toContain(`severity ${severities.join(' or ')}`);
+    expect(termWords(u)).not.toContain('critical');
+  });
+
+  it('leaves "high", "low" and "medium" alone as ordinary words', () => {
+    for (const query of ['high cpu usage', 'low memory', 'medium']) {
+      const u = understandQuery(query);
+      expect(u.severities).toBeUndefined();
+      expect(termWords(u)).toEqual(words(query));
+    }
+  });
+
+  it.each([
+    ['cvss 9', ['critical'], 'cvss >= 9'],
+    ['CVSS >= 7.5', ['critical', 'high'], 'cvss >= 7.5'],
+    ['cvss score above 4', ['critical', 'high', 'medium'], 'cvss >= 4'],
+    ['cvss 9+ linux', ['critical'], 'cvss >= 9'],
+    ['cvss 0', ['critical', 'high', 'medium', 'low', 'none'], 'cvss >= 0'],
+  ])('reads "%s" as the severity bands reaching the score', (query, severities, bound) => {
+    const u = understandQuery(query);
+    expect(u.severities).toEqual(severities);
+    expect(u.explanation.some((line) => line.startsWith(`${bound} → severity ${severities.join(' or ')}`))).toBe(true);
+    expect(u.terms.every((term) => !/^\d+$/.test(term.word))).toBe(true);
+  });
+
+  it('keeps only the named severities a CVSS bound reaches, and says when none does', () => {
+    expect(understandQuery('high or medium severity cvss 7').severities).toEqual(['high']);
+    const none = understandQuery('cvss 9 medium severity');
+    expect(none.severities).toEqual([]);
+    expect(none.explanation.join('; ')).toContain('no severity fits');
+  });
+
+  it('does not read a pasted CVSS vector, or a number after "cvss" that is no score, as a bound', () => {
+    expect(understandQuery('CVSS:3.1/AV:N/AC:L').severities).toBeUndefined();
+    expect(understandQuery('cvss 2019').severities).toBeUndefined();
+    expect(understandQuery('cvss 11').severities).toBeUndefined();
+  });
+
+  it.each([
+    ['kev', true],
+    ['in KEV', true],
+    ['in the CISA KEV catalog', true],
+    ['actively exploited', true],
+    ['known exploited vulnerabilities', true],
+    ['exploited in the wild', true],
+    ['not in kev', false],
+    ['not exploited', false],
+    ['never exploited', false],
+  ])('reads "%s" as kev %s', (query, kev) => {
+    const u = understandQuery(query);
+    expect(u.kev).toBe(kev);
+    expect(u.explanation).toContain(kev ? 'known exploited (in CISA KEV)' : 'not known exploited (not in CISA KEV)');
+    expect(termWords(u)).toEqual([]);
+  });
+
+  it('leaves "exploit" and "exploitable" to the words, and keeps a status negation a status', () => {
+    expect(understandQuery('exploit').kev).toBeUndefined();
+    expect(understandQuery('remotely exploitable').kev).toBeUndefined();
+    const u = understandQuery('not public');
+    expect(u.kev).toBeUndefined();
+    expect(u.statuses).toEqual(['assigned-no-public-record']);
+  });
+
+  it.each(['CWE-79', 'cwe 79', 'cwe_79', 'cwe79', 'CWE-079'])('reads %s as CWE-79', (query) => {
+    const u = understandQuery(query);
+    expect(u.cwes).toEqual(['CWE-79']);
+    expect(u.explanation).toContain('weakness CWE-79');
+    expect(termWords(u)).toEqual([]);
+  });
+
+  it('keeps several CWE ids, once each, beside the other words', () => {
+    const u = understandQuery('cwe-79 or CWE-89 wordpress cwe 79 critical exploited 2024');
+    expect(u.cwes).toEqual(['CWE-79', 'CWE-89']);
+    expect(u.severities).toEqual(['critical']);
+    expect(u.kev).toBe(true);
+    expect(u.years).toEqual({ from: 2024, to: 2024 });
+    expect(termWords(u)).toEqual(['wordpress']);
   });
 });
 
@@ -216,6 +308,14 @@ describe('properties', () => {
           '_',
           'postgres',
           'in',
+          'critical',
+          'high',
+          'severity',
+          'cvss',
+          '7.5',
+          'kev',
+          'exploited',
+          'cwe-79',
           '9999',
           '1998',
           ' ',
@@ -231,6 +331,8 @@ describe('properties', () => {
         const first = understandQuery(query);
         expect(understandQuery(query)).toEqual(first);
         for (const id of first.ids) expect(id).toMatch(CVE_ID_REGEX);
+        for (const cwe of first.cwes) expect(cwe).toMatch(/^CWE-[1-9]\d*$|^CWE-0$/);
+        for (const severity of first.severities ?? []) expect(SEVERITIES).toContain(severity);
         for (const term of first.terms) {
           expect(term.word).toMatch(/^[\p{L}\p{N}]+$/u);
           expect(STOP_WORDS.has(term.word)).toBe(false);

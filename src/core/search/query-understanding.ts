@@ -1,8 +1,9 @@
 // What a search query asks for, read by fixed rules so that the same text always means the same thing
 // and every rule that fired can be shown to the caller. Knows nothing of the catalog: which words name
 // a project is decided later, against the index.
-import { MAX_QUERY_LENGTH, type RecordStatus } from '../../contract/index.js';
+import { MAX_QUERY_LENGTH, type RecordStatus, type Severity } from '../../contract/index.js';
 import { aliasOf, type ProjectAlias } from './project-aliases.js';
+import { CVSS_SPELLING, CWE_SPELLING, cweId, exploitationPhrase, severitiesReaching, severityPhrase } from './risk-words.js';
 import { STOP_WORDS, words } from './words.js';
 
 /**
@@ -31,6 +32,12 @@ export interface QueryUnderstanding {
   /** Statuses a result may have; empty means any. */
   readonly statuses: readonly RecordStatus[];
   readonly years: YearRange | undefined;
+  /** Highest CVSS severities a result may have; undefined means any, empty that none fits. */
+  readonly severities: readonly Severity[] | undefined;
+  /** Whether results must be (true) or must not be (false) in CISA's KEV catalog; undefined means either. */
+  readonly kev: boolean | undefined;
+  /** CWE ids a result names one of, canonical spelling (`CWE-79`); empty means any. */
+  readonly cwes: readonly string[];
   /** The words left to search for, in query order. */
   readonly terms: readonly QueryTerm[];
   readonly ignored: readonly string[];
@@ -82,9 +89,20 @@ export function understandQuery(text: string): QueryUnderstanding {
   const cut = query.length < text.length;
   const ids: string[] = [];
   let idOverflow = false;
+  const cwes: string[] = [];
+  let minimumScore: number | undefined;
   const rest = query
     .normalize('NFKC')
     .replace(DASHES, '-')
+    .replace(CWE_SPELLING, (_match, digits: string) => {
+      const cwe = cweId(digits);
+      if (!cwes.includes(cwe)) cwes.push(cwe);
+      return ' ';
+    })
+    .replace(CVSS_SPELLING, (_match, score: string) => {
+      minimumScore = Math.max(minimumScore ?? 0, Number(score));
+      return ' ';
+    })
     .replace(ID_SPELLING, (_match, ...groups: unknown[]) => {
       const [year, seq] = (groups[0] === undefined ? [groups[2], groups[3]] : [groups[0], groups[1]]) as [string, string];
       const id = `CVE-${year}-${seq}`;
@@ -96,6 +114,8 @@ export function understandQuery(text: string): QueryUnderstanding {
   const tokens = words(rest);
   const statuses: RecordStatus[] = [];
   const years = new YearBounds();
+  const namedSeverities: Severity[] = [];
+  let kev: boolean | undefined;
   const terms: QueryTerm[] = [];
   const ignored: string[] = [];
   let overflow = false;
@@ -108,7 +128,15 @@ export function understandQuery(text: string): QueryUnderstanding {
     const word = tokens[i]!;
     const next = tokens[i + 1];
     const negated = negatedPublicLength(tokens, i);
-    if (negated > 0) {
+    const exploitation = exploitationPhrase(tokens, i);
+    const severity = severityPhrase(tokens, i);
+    if (exploitation) {
+      kev = exploitation.kev; // the last mention wins, as the explanation then says
+      i += exploitation.length;
+    } else if (severity) {
+      for (const named of severity.severities) if (!namedSeverities.includes(named)) namedSeverities.push(named);
+      i += severity.length;
+    } else if (negated > 0) {
       addStatus('assigned-no-public-record');
       i += negated;
     } else if (ASSIGNED_WORDS.has(word)) {
@@ -146,10 +174,16 @@ export function understandQuery(text: string): QueryUnderstanding {
   }
 
   const range = years.range();
+  const reaching = minimumScore === undefined ? undefined : severitiesReaching(minimumScore);
+  const severities =
+    namedSeverities.length === 0 ? reaching : reaching ? namedSeverities.filter((s) => reaching.includes(s)) : namedSeverities;
   const explanation = [
     ...ids.map((id) => `id ${id}`),
     ...statuses.map((status) => `status ${status}`),
     ...(range ? [describeYears(range)] : []),
+    ...describeSeverities(namedSeverities, minimumScore, severities),
+    ...(kev === undefined ? [] : [kev ? 'known exploited (in CISA KEV)' : 'not known exploited (not in CISA KEV)']),
+    ...(cwes.length > 0 ? [`weakness ${cwes.join(' or ')}`] : []),
     ...terms.flatMap((term) => (term.alias ? [`alias ${term.alias.alias} → ${term.alias.target}`] : [])),
     ...(ignored.length > 0 ? [`ignored ${[...new Set(ignored)].join(', ')}`] : []),
     ...(terms.length > 0 ? [`words ${terms.map((term) => term.word).join(', ')}`] : []),
@@ -158,7 +192,7 @@ export function understandQuery(text: string): QueryUnderstanding {
     ...(idOverflow ? [`only the first ${MAX_IDS} identifiers are looked up`] : []),
     ...(cut ? [`only the first ${MAX_QUERY_LENGTH} characters are read`] : []),
   ];
-  return { query, ids, statuses, years: range, terms, ignored, explanation };
+  return { query, ids, statuses, years: range, severities, kev, cwes, terms, ignored, explanation };
 }
 
 /** The query cut to MAX_QUERY_LENGTH characters, never between the two halves of a surrogate pair. */
@@ -232,6 +266,15 @@ function maxDefined(a: number | undefined, b: number | undefined): number | unde
 
 function minDefined(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined ? b : b === undefined ? a : Math.min(a, b);
+}
+
+/** What the severity words and a CVSS bound selected; a bound reads as the severity bands that reach it. */
+function describeSeverities(named: readonly Severity[], score: number | undefined, severities: readonly Severity[] | undefined): string[] {
+  if (severities === undefined) return [];
+  const which = severities.length > 0 ? `severity ${severities.join(' or ')}` : 'no severity fits';
+  if (score === undefined) return [which];
+  const words = named.length > 0 ? ` and severity ${named.join(' or ')}` : '';
+  return [`cvss >= ${score}${words} → ${which} (the highest severity of each record)`];
 }
 
 function describeYears({ from, to }: YearRange): string {

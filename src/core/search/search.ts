@@ -1,6 +1,7 @@
 // Record search: identifiers, project names, status and year words, and ranked free text, with the
 // reading of the query returned beside the hits so a caller can show why each record is there.
-import { STATUS_CODES } from '../record-table.js';
+import { SEVERITIES } from '../../contract/index.js';
+import { namesCwe, STATUS_CODES } from '../record-table.js';
 import type { RecordEntry, Snapshot } from '../snapshot.js';
 import { type QueryUnderstanding, understandQuery, yearMatches } from './query-understanding.js';
 import { rankByWords } from './ranking.js';
@@ -33,15 +34,24 @@ export function queryToSearch(text: string | undefined): string {
 
 export function search(snapshot: Snapshot, text: string, limit: number): SearchResult {
   const understanding = understandQuery(queryToSearch(text));
-  const { ids, statuses, years, terms } = understanding;
-  const { status, year } = snapshot.table;
+  const { ids, statuses, years, severities, kev, cwes, terms } = understanding;
+  const { table } = snapshot;
   const statusCodes = statuses.map((wanted) => STATUS_CODES.indexOf(wanted));
+  const severityCodes = severities?.map((wanted) => SEVERITIES.indexOf(wanted));
+  const kevCode = kev === undefined ? undefined : kev ? 1 : 0;
+  const cweCodes = cwes.flatMap((cwe) => snapshot.filters.cweCode(cwe) ?? []);
   const accept = (position: number) =>
-    (statusCodes.length === 0 || statusCodes.includes(status[position]!)) && yearMatches(years, year[position]!);
+    (statusCodes.length === 0 || statusCodes.includes(table.status[position]!)) &&
+    yearMatches(years, table.year[position]!) &&
+    (severityCodes === undefined || severityCodes.includes(table.severity[position]!)) &&
+    (kevCode === undefined || table.kev[position] === kevCode) &&
+    (cwes.length === 0 || cweCodes.some((code) => namesCwe(table, position, code)));
+  // A CWE id no record names explains an empty answer better than "no records" would.
+  const unnamedCwes = cwes.filter((cwe) => snapshot.filters.cweCode(cwe) === undefined).map((cwe) => `no record names ${cwe}`);
   const result = (hits: SearchHit[], extra: readonly string[] = []): SearchResult => ({
     hits: hits.slice(0, Math.max(0, limit)),
     understanding,
-    explanation: [...understanding.explanation, ...extra],
+    explanation: [...understanding.explanation, ...unnamedCwes, ...extra],
   });
 
   const named = ids.flatMap((id) => {
@@ -76,15 +86,10 @@ export function searchRecords(snapshot: Snapshot, text: string, limit: number): 
   return search(snapshot, text, limit).hits;
 }
 
-/** Records meeting the status and year words, newest first, at one neutral score. */
-function newest(
-  snapshot: Snapshot,
-  { statuses, years }: QueryUnderstanding,
-  accept: (position: number) => boolean,
-  limit: number,
-): SearchHit[] {
-  // One status has its own list in the snapshot; walking it skips the other status's records.
-  const positions = statuses.length === 1 ? snapshot.filters.status(statuses[0]!) : snapshot.filters.all;
+/** Records meeting the status, year, severity, exploitation and weakness words, newest first, at one neutral score. */
+function newest(snapshot: Snapshot, understanding: QueryUnderstanding, accept: (position: number) => boolean, limit: number): SearchHit[] {
+  const { years } = understanding;
+  const positions = shortestList(snapshot, understanding);
   const { year } = snapshot.table;
   const hits: SearchHit[] = [];
   // Listing order is newest year first, so the years asked for are one run: bisect to its start.
@@ -101,4 +106,21 @@ function newest(
     if (accept(position)) hits.push({ entry: snapshot.entryAt(position), score: FILTER_ONLY_SCORE });
   }
   return hits;
+}
+
+/**
+ * The shortest of the snapshot's position lists that holds every record the words can select: a filter
+ * naming one status, one severity, one CWE or known exploitation has its own list, and walking it skips
+ * the records the others would refuse one by one.
+ */
+function shortestList(snapshot: Snapshot, { statuses, severities, kev, cwes }: QueryUnderstanding): Int32Array {
+  const { filters } = snapshot;
+  const lists = [
+    filters.all,
+    ...(statuses.length === 1 ? [filters.status(statuses[0]!)] : []),
+    ...(severities?.length === 1 ? [filters.severity(severities[0]!)] : []),
+    ...(kev === true ? [filters.knownExploited] : []),
+    ...(cwes.length === 1 ? [filters.cwe(cwes[0]!)] : []),
+  ];
+  return lists.reduce((shortest, list) => (list.length < shortest.length ? list : shortest));
 }

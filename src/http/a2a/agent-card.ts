@@ -78,9 +78,14 @@ const SKILLS: AgentSkill[] = [
   skill(
     'search-records',
     'Search CVE records',
-    'Searches records by project (typos and aliases tolerated), publication status, year and free text, best match first, each with a score from 0 to 1.',
-    ['cve', 'search'],
-    ['openssl vulnerabilities since 2023', 'heap overflow in curl'],
+    'Searches records by project (typos and aliases tolerated), publication status, year, severity ("critical", "cvss 9"), exploitation ("actively exploited", "in KEV"), CWE id and free text, best match first, each with a score from 0 to 1.',
+    ['cve', 'search', 'severity', 'kev', 'cwe'],
+    [
+      'openssl vulnerabilities since 2023',
+      'heap overflow in curl',
+      'actively exploited Windows vulnerabilities',
+      'critical WordPress plugins since 2024',
+    ],
   ),
   skill(
     'list-records',

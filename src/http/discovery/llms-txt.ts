@@ -3,7 +3,7 @@
 // name a tool that does not exist.
 
 import type { ServiceConfig } from '../../config.js';
-import { BATCH_MAX_IDS, FEED_ENTRIES, PAGE_LIMIT } from '../../contract/index.js';
+import { BATCH_MAX_IDS, FEED_ENTRIES, PAGE_LIMIT, QUERY_READING } from '../../contract/index.js';
 import { tools } from '../shared/agent-tools.js';
 import { PATHS, serviceLinks } from '../shared/paths.js';
 
@@ -23,8 +23,9 @@ export function llmsTxt(config: ServiceConfig): string {
 > assessment or reach a target; public access to a record is not authorization for security testing.
 
 A record is \`{id, project, status, url}\`; \`status\` is \`public\` (\`url\` is the public record) or
-\`assigned-no-public-record\` (assigned and cleared, nothing published yet; \`url\` is null). Every surface
-reads the same records. ${limitSentence(max, windowSeconds)}
+\`assigned-no-public-record\` (assigned and cleared, nothing published yet; \`url\` is null). A record's
+details say what it is and how bad: description, CVSS scores with vectors and severity, CISA KEV entry
+(known exploited), SSVC, CWE, affected products and versions, references. Every surface reads the same records. ${limitSentence(max, windowSeconds)}
 
 ## Agent surfaces
 
@@ -35,7 +36,7 @@ reads the same records. ${limitSentence(max, windowSeconds)}
   \`search_cve_records\` and \`get_cve_record\`. A bad argument or an unknown id is a tool
   error whose text is \`{"error": {"code", "message"}}\` with the REST API's error codes.
 - [A2A endpoint](${links.a2a}): Agent2Agent JSON-RPC, A2A 1.0 \`SendMessage\` (header \`A2A-Version: 1.0\`)
-  and 0.3 \`message/send\`. Send a text message (CVE ids, a project, a status, a year, free words); the answer
+  and 0.3 \`message/send\`. Send a text message (CVE ids, a project, a status, a year, a severity, free words); the answer
   is one Message with a readable text part and a data part
   \`{query, understood, results: [{record, score, snippet}]}\`. No streaming, no push notifications, no tasks.
 - [A2A agent card](${links.agentCard}): name, skills and interfaces of the A2A agent,
@@ -45,14 +46,22 @@ reads the same records. ${limitSentence(max, windowSeconds)}
 
 - [OpenAPI 3.1 contract](${links.openapi}): every operation, parameter, answer and error code.
 - [API guide](${config.baseUrl}${PATHS.apiReference}): paging, filters, errors, caching, with examples.
-- [List records](${links.records}): \`?limit\` (${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}), \`cursor\`, \`project\`, \`status\`;
-  newest first; pass \`pagination.nextCursor\` back as \`cursor\` until it is null.
-- One record: \`GET ${links.records}/{id}\`.
-- Up to ${BATCH_MAX_IDS} records at once: \`POST ${links.records}/batch\` with \`{"recordIds": [...]}\`.
+- [List records](${links.records}): \`?limit\` (${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}), \`cursor\`, and exact filters
+  \`project\`, \`status\`, \`severity\` (highest CVSS: critical, high, medium, low, none), \`kev\` (true/false),
+  \`cwe\` (\`CWE-79\`), \`published_since\`/\`published_before\` (YYYY-MM-DD); newest first; pass
+  \`pagination.nextCursor\` back as \`cursor\` until it is null.
+- [Projects](${config.baseUrl}${PATHS.projects}): the names \`project\` takes, with aliases and counts;
+  \`?q=\` finds a name by its start or a typo.
+- One record: \`GET ${links.records}/{id}\`; its details: \`GET ${links.records}/{id}/details\`.
+- Up to ${BATCH_MAX_IDS} records at once: \`POST ${links.records}/batch\` with \`{"recordIds": [...]}\`; their details:
+  \`POST ${links.records}/details/batch\`.
+- [Changes](${config.baseUrl}${PATHS.changes}): what was added, changed or removed since a token, oldest first;
+  pass \`pagination.next\` back as \`since\`, and keep it to poll again later.
 - [Export](${links.export}): every record in one download, NDJSON (gzip with \`Accept-Encoding: gzip\`), one
   request; keep its \`ETag\` and send \`If-None-Match\` to download again only when the catalog changed.
 - [Atom feed](${links.feed}) of the ${FEED_ENTRIES} most recently published records; \`?project=\` for one project.
-- [Search](${links.ask}): NLWeb \`?query=\`, JSON or Server-Sent Events, results scored 0 to 1.
+- [Search](${links.ask}): NLWeb \`?query=\`, JSON or Server-Sent Events, results scored 0 to 1. A query may hold
+  ${QUERY_READING}; \`understood\` says how it was read.
 - [Capabilities](${links.capabilities}), [health](${links.health}), [sandbox](${links.sandbox}).
 
 ## Optional

@@ -11,10 +11,13 @@ import { toolInput, toolOutput } from './tool-schemas.js';
 
 const INSTRUCTIONS =
   'Read-only access to cleared public CVE records: look a record up by CVE id (get_cve_record, ' +
-  'batch_get_cve_records), search by id, project, status, year or free text (search_cve_records; search and ' +
-  'fetch for ChatGPT connectors), or list by exact project and status (list_cve_records, paging with ' +
-  'nextCursor). Nothing here can start an assessment or reach a target; public access to a record is not ' +
-  'authorization for security testing.';
+  'batch_get_cve_records), with its description, CVSS scores, CISA KEV entry, CWE, affected products and ' +
+  'references (get_cve_record_details); search in plain words: ids, projects, status, years, severity ' +
+  '("critical", "cvss 9"), exploitation ("actively exploited"), CWE ids, free text (search_cve_records; search ' +
+  'and fetch for ChatGPT connectors); list by exact project, status, severity, kev, cwe or publication dates ' +
+  '(list_cve_records, paging with nextCursor), with project names from list_projects; follow changes ' +
+  '(list_cve_record_changes). Nothing here can start an assessment or reach a target; public access to a ' +
+  'record is not authorization for security testing.';
 
 /** Every tool only reads the snapshot: safe to call, to repeat and to retry, and it reaches nothing outside. */
 const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;

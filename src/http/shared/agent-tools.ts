@@ -17,6 +17,7 @@ import {
   NoArguments,
   ProjectPage,
   ProjectsQuery,
+  QUERY_READING,
   RecordChangesPage,
   RecordIdParams,
   RecordSearchArguments,
@@ -58,7 +59,8 @@ export const tools: readonly Tool[] = [
     name: 'search',
     title: 'Search CVE records',
     description:
-      'Searches the cleared CVE records by CVE id, project name, publication status, year or free text, and returns ' +
+      'Searches the cleared CVE records by CVE id, project name, publication status, year, severity, exploitation, ' +
+      'CWE or free text, and returns ' +
       'the best matches as {id, title, url}; pass an id to `fetch` for the record. The search/fetch pair that ChatGPT ' +
       'connectors and deep research require; otherwise prefer `search_cve_records`, which returns each record with ' +
       'its project, status and score and takes a `limit`.',
@@ -99,7 +101,9 @@ export const tools: readonly Tool[] = [
     name: 'list_cve_records',
     title: 'List CVE records',
     description:
-      'Lists records newest first, optionally filtered by exact `project` and `status`, `limit` (1 to 100) at a time. ' +
+      'Lists records newest first, optionally filtered by exact `project` (names from `list_projects`), `status`, ' +
+      "highest CVSS `severity`, `kev` (in CISA's Known Exploited Vulnerabilities catalog), `cwe` and " +
+      '`published_since`/`published_before`, `limit` (1 to 100) at a time. ' +
       'Pass `pagination.nextCursor` back as `cursor`, with the same filters, until it is null. The same answer as ' +
       'GET /api/v1/cve-records.',
     input: ListQuery,
@@ -176,8 +180,7 @@ export const tools: readonly Tool[] = [
     name: 'search_cve_records',
     title: 'Search CVE records, with scores',
     description:
-      'Searches like GET /ask (CVE ids in any spelling, project names with typos and aliases, status words such as ' +
-      '"not yet public", years such as "since 2023", free text) and returns each match as the record, its score from ' +
+      `Searches like GET /ask (${QUERY_READING}) and returns each match as the record, its score from ` +
       '0 to 1 and a short text. A blank or absent `query` lists public records. Prefer this to `search`, which ' +
       'returns only ids, titles and links, for the ChatGPT connectors that require the search/fetch pair.',
     input: RecordSearchArguments,

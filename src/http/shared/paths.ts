@@ -16,6 +16,8 @@ export const PATHS = {
   capabilities: operationPath('getServiceCapabilities'),
   sandbox: operationPath('getPublicApiSandbox'),
   records: operationPath('listPublicCveRecords'),
+  projects: operationPath('listProjects'),
+  changes: operationPath('listPublicCveRecordChanges'),
   export: operationPath('exportPublicCveRecords'),
   feed: operationPath('getPublishedRecordsFeed'),
   ask: operationPath('searchPublicRecordsWithNlweb'),
