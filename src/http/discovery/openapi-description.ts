@@ -30,12 +30,7 @@ Do not retry a 400 or 404 without changing the request. The codes:
 | --- | --- | --- |
 ${errorRows}
 
-**Rate limit.** ${max} requests per ${windowSeconds}-second window for each connecting address, over all
-public requests. Responses carry \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` (seconds),
-\`RateLimit-Policy\` (\`"default";q=${max};w=${windowSeconds}\`) and \`RateLimit\`
-(\`"default";r=<remaining>;t=<seconds until more are allowed>\`), the last two as draft-ietf-httpapi-ratelimit-headers-10
-writes them; a 429 also carries \`Retry-After\` (seconds): wait that long.
-
+${max > 0 ? limitParagraph(max, windowSeconds) : NO_LIMIT_PARAGRAPH}
 **Cross-origin.** Every origin may call the API (\`Access-Control-Allow-Origin: *\`); credentials are never
 accepted.
 
@@ -44,4 +39,18 @@ within v1; breaking changes get a new major version. A deprecation is announced 
 sunset, with \`Deprecation\`, \`Sunset\` and \`Link\` headers; v1 is active. Policy: ${config.baseUrl}${PATHS.lifecyclePolicy}.
 
 **Discovery.** API catalog (RFC 9727): ${config.baseUrl}${PATHS.apiCatalog}.`;
+}
+
+/** The operator turned the limit off (max 0): no RateLimit headers are sent. */
+const NO_LIMIT_PARAGRAPH = `**Rate limit.** None of this service's own; a gateway in front of it may limit requests. A 429 carries
+\`Retry-After\` (seconds): wait that long.
+`;
+
+function limitParagraph(max: number, windowSeconds: number): string {
+  return `**Rate limit.** ${max} requests per ${windowSeconds}-second window for each connecting address, over all
+public requests. Responses carry \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` (seconds),
+\`RateLimit-Policy\` (\`"default";q=${max};w=${windowSeconds}\`) and \`RateLimit\`
+(\`"default";r=<remaining>;t=<seconds until more are allowed>\`), the last two as draft-ietf-httpapi-ratelimit-headers-10
+writes them; a 429 also carries \`Retry-After\` (seconds): wait that long.
+`;
 }

@@ -39,7 +39,28 @@ ${status}
 
 ## Rate limit
 
-Each connecting address may send ${max} requests per ${windowSeconds} seconds; IPv6 clients share one budget
+${max > 0 ? limitSection(max, windowSeconds) : NO_LIMIT_SECTION}
+## Caching
+
+Records, capabilities, the sandbox and the documents of the service carry a strong \`ETag\` and
+\`Cache-Control: public, max-age=${config.cacheMaxAgeSeconds}\`; send the ETag back in \`If-None-Match\` and an
+unchanged answer is 304 with no body (it still counts against the limit). ETags change whenever the
+dataset or the representation does. Health, batch, search and every error are \`no-store\`.
+
+## Contract
+
+The contract is the OpenAPI 3.1 document at ${config.baseUrl}${PATHS.openapi}, listed in the API catalog at
+${config.baseUrl}${PATHS.apiCatalog}.
+`;
+}
+
+/** The operator turned the limit off (max 0), as when a gateway in front enforces one: no RateLimit headers are sent. */
+const NO_LIMIT_SECTION = `This service sets no request limit of its own and sends no \`RateLimit\` headers; a gateway in front of it
+may limit requests. A 429 carries \`Retry-After\` in seconds. Wait that long before retrying.
+`;
+
+function limitSection(max: number, windowSeconds: number): string {
+  return `Each connecting address may send ${max} requests per ${windowSeconds} seconds; IPv6 clients share one budget
 per /64 network. Capacity returns steadily (GCRA: one request every ${windowSeconds}/${max} seconds), so a
 burst across a window edge cannot double the limit. Every request counts, 404s included; CORS preflights
 do not. Every response carries:
@@ -58,17 +79,5 @@ requires each policy to be a quoted name and clients to ignore a malformed field
 \`RateLimit-Limit\`, the window in the same \`w\` parameter.
 
 A 429 also carries \`Retry-After\` in seconds. Wait that long before retrying.
-
-## Caching
-
-Records, capabilities, the sandbox and the documents of the service carry a strong \`ETag\` and
-\`Cache-Control: public, max-age=${config.cacheMaxAgeSeconds}\`; send the ETag back in \`If-None-Match\` and an
-unchanged answer is 304 with no body (it still counts against the limit). ETags change whenever the
-dataset or the representation does. Health, batch, search and every error are \`no-store\`.
-
-## Contract
-
-The contract is the OpenAPI 3.1 document at ${config.baseUrl}${PATHS.openapi}, listed in the API catalog at
-${config.baseUrl}${PATHS.apiCatalog}.
 `;
 }

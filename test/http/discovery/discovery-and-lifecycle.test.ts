@@ -34,6 +34,26 @@ describe('lifecycle (spec Versioning)', () => {
     expect(response.body).toMatch(/90 days/);
   });
 
+  it('states the rate limit in the policy and the OpenAPI description, and no limit when the operator turned it off', async () => {
+    const read = async (app: Awaited<ReturnType<typeof buildTestApp>>) => {
+      const policy = (await app.inject('/api-policy.md')).body;
+      const description = (await app.inject('/openapi.json')).json().info.description as string;
+      const headers = (await app.inject('/api/v1/health')).headers;
+      await app.close();
+      return { policy, description, headers };
+    };
+    const limited = await read(await buildTestApp({ config: { rateLimit: { max: 120, windowSeconds: 60 } } }));
+    expect(limited.policy).toContain('may send 120 requests per 60 seconds');
+    expect(limited.description).toContain('120 requests per 60-second window');
+    expect(limited.headers['ratelimit-limit']).toBe('120');
+    const off = await read(await buildTestApp({ config: { rateLimit: { max: 0, windowSeconds: 60 } } }));
+    for (const text of [off.policy, off.description]) {
+      expect(text).not.toMatch(/\b0 requests/);
+      expect(text).toMatch(/no request limit of its own|None of this service's own/);
+    }
+    expect(off.headers['ratelimit-limit']).toBeUndefined();
+  });
+
   it('sends no Deprecation, Sunset or Link while v1 is active', async () => {
     const app = await buildTestApp();
     const response = await app.inject('/api/v1/cve-records');
