@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { pino } from 'pino';
 import type { ServiceConfig } from '../config.js';
 import { createCursorCodec } from '../core/cursor.js';
-import type { Snapshot } from '../core/snapshot.js';
+import { prepareSnapshot, type Snapshot } from '../core/snapshot.js';
 import { SnapshotStore } from '../core/snapshot-store.js';
 import { buildServer } from '../http/server.js';
 import { type CatalogSource, keepCurrent, loadSnapshot } from '../sources/catalog-source.js';
@@ -21,8 +21,8 @@ export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
   const snapshot = await initialSnapshot(config, source, logger);
   const store = new SnapshotStore(snapshot);
   const app = await buildServer({ config, store, cursors: createCursorCodec(config.cursorSecret) }, { logger });
-  // A reloaded snapshot is served only once its search index is built (in steps, between requests).
-  const live = keepCurrent(source, store, app.log, (next) => next.search.prepare());
+  // A reloaded snapshot is served only once its search index and other derived tables are built (in steps, between requests).
+  const live = keepCurrent(source, store, app.log, prepareSnapshot);
   const onHangup = () => void live.reload('SIGHUP');
   process.on('SIGHUP', onHangup);
   app.addHook('onClose', async () => {
@@ -45,7 +45,10 @@ export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
   log.flush(); // the startup lines must not wait for the buffer to fill
   // The first catalog's index is built after listening, so the REST API answers at once; /ask waits for it.
   const indexStarted = Date.now();
-  void snapshot.search.prepare().then(() => app.log.info({ ms: Date.now() - indexStarted }, 'search index ready'));
+  void snapshot.search.prepare().then(() => {
+    app.log.info({ ms: Date.now() - indexStarted }, 'search index ready');
+    return prepareSnapshot(snapshot);
+  });
 
   return app;
 }

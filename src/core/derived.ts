@@ -8,6 +8,11 @@ export class Derived<T> {
 
   constructor(private readonly steps: () => Generator<void, T, void>) {}
 
+  /** Whether the value is built: a request reading it now pays nothing. */
+  get built(): boolean {
+    return this.#value !== undefined;
+  }
+
   /** The value, built here and now (in one go) if no one built it yet. */
   get(): T {
     if (this.#value === undefined) {

@@ -131,6 +131,17 @@ export function assembleSnapshot(parts: SnapshotParts): Snapshot {
   });
 }
 
+/**
+ * Builds before a snapshot is served what its first requests would otherwise build: the search index (in
+ * steps), the project table (the web page and the projects operation) and the change feed's order (0.1 to
+ * 0.3 s at 340,000 records, once paid by whoever asked first after a reload).
+ */
+export async function prepareSnapshot(snapshot: Snapshot): Promise<void> {
+  await snapshot.search.prepare();
+  await snapshot.projects.prepare();
+  await snapshot.changes.prepare();
+}
+
 /** Removals by time, then in listing order: the order the change feed reads them in. */
 function inChangeOrder(removed: readonly CatalogRemoval[]): readonly CatalogRemoval[] {
   return [...removed].sort((a, b) => Date.parse(a.modified) - Date.parse(b.modified) || compareListingOrder(a.id, b.id));

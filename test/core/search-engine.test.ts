@@ -7,7 +7,7 @@ import { createCursorCodec } from '../../src/core/cursor.js';
 import { type ListQuery, listRecords } from '../../src/core/list.js';
 import { projectKeys } from '../../src/core/search/project-index.js';
 import { DEFAULT_SEARCH_PHRASE, search, searchRecords } from '../../src/core/search/search.js';
-import { createSnapshot } from '../../src/core/snapshot.js';
+import { createSnapshot, prepareSnapshot } from '../../src/core/snapshot.js';
 import { fixtureCatalog, fixtureOrder } from '../support/app.js';
 import { detailed } from '../support/detailed-records.js';
 
@@ -110,6 +110,14 @@ describe('search engine', () => {
     expect(snapshot.search.get()).toBe(index);
     const reloaded = createSnapshot(catalog);
     expect(reloaded.search.get()).not.toBe(index);
+  });
+
+  it('prepares a snapshot before it is served: index, project table and change order built, none on first use', async () => {
+    const fresh = createSnapshot(catalog);
+    const derivedTables = [fresh.search, fresh.projects, fresh.changes];
+    expect(derivedTables.map((table) => table.built)).toEqual([false, false, false]);
+    await prepareSnapshot(fresh);
+    expect(derivedTables.map((table) => table.built)).toEqual([true, true, true]);
   });
 
   it('can build the index in steps, letting other work run between them, to the same answers', async () => {
