@@ -16,6 +16,7 @@ export const PATHS = {
   capabilities: operationPath('getServiceCapabilities'),
   sandbox: operationPath('getPublicApiSandbox'),
   records: operationPath('listPublicCveRecords'),
+  projects: operationPath('listProjects'),
   export: operationPath('exportPublicCveRecords'),
   feed: operationPath('getPublishedRecordsFeed'),
   ask: operationPath('searchPublicRecordsWithNlweb'),
