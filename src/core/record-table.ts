@@ -1,9 +1,9 @@
 // The records of a snapshot as columns, one entry per record in listing order (a record's position is
 // its place in that order). Columns are typed arrays and one array of ids, with no object per record:
 // 340,000 records cost a few megabytes, and a snapshot file is read into them without parsing.
-import type { CatalogRecord, CveRecord, RecordStatus } from '../contract/index.js';
+import type { CatalogRecord, CveRecord, RecordStatus, Severity } from '../contract/index.js';
 import { CVE_RECORD_URL_PREFIX } from './cve-id.js';
-import { highestSeverityCode } from './severity.js';
+import { highestSeverityCode, severityOfCode } from './severity.js';
 
 export const STATUS_CODES: readonly RecordStatus[] = ['public', 'assigned-no-public-record'];
 const STATUS_CODE: Readonly<Record<RecordStatus, number>> = { public: 0, 'assigned-no-public-record': 1 };
@@ -125,4 +125,9 @@ export function namesCwe(table: RecordTable, position: number, code: number): bo
   const { cweStarts, cweOf } = table;
   for (let i = cweStarts[position]!; i < cweStarts[position + 1]!; i++) if (cweOf[i] === code) return true;
   return false;
+}
+
+/** The highest CVSS severity of the record at a position; null when it has no CVSS metric. */
+export function severityAt(table: RecordTable, position: number): Severity | null {
+  return severityOfCode(table.severity[position]!);
 }

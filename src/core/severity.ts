@@ -13,6 +13,10 @@ export function highestSeverityCode(metrics: readonly CvssMetric[]): number {
 
 /** The highest severity of a record's CVSS metrics; null without any. */
 export function highestSeverity(metrics: readonly CvssMetric[]): Severity | null {
-  const code = highestSeverityCode(metrics);
+  return severityOfCode(highestSeverityCode(metrics));
+}
+
+/** The severity a code of a severity column stands for; null for NO_SEVERITY. */
+export function severityOfCode(code: number): Severity | null {
   return code === NO_SEVERITY ? null : SEVERITIES[code]!;
 }

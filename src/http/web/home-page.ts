@@ -1,6 +1,6 @@
-// The page at `/` for people: search (the /ask search), the list filtered by project and status and
-// paged by cursor. Every view is a URL (`/?query=`, `/?project=&status=&cursor=`), rendered here in
-// full, so it works without JavaScript; the page script only loads the next view in place.
+// The page at `/` for people: search (the /ask search), the list filtered by project, status, severity and
+// KEV and paged by cursor. Every view is a URL (`/?query=`, `/?project=&status=&severity=&kev=&cursor=`),
+// rendered here in full, so it works without JavaScript; the page script only loads the next view in place.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   MAX_CURSOR_LENGTH,
@@ -8,9 +8,12 @@ import {
   MAX_QUERY_LENGTH,
   RECORD_STATUSES,
   type RecordStatus,
+  SEVERITIES,
   ServiceError,
+  type Severity,
 } from '../../contract/index.js';
-import { listRecords } from '../../core/list.js';
+import { planPage } from '../../core/list.js';
+import { type RecordTable, recordAt, severityAt } from '../../core/record-table.js';
 import { searchWhenReady } from '../../core/search/search.js';
 import type { Snapshot } from '../../core/snapshot.js';
 import type { SurfaceContext } from '../shared/context.js';
@@ -20,12 +23,15 @@ import { filterForm, searchForm } from './finder-forms.js';
 import { type Html, html } from './html.js';
 import { renderPage, sendPage } from './page-layout.js';
 import { projectDirectory } from './project-directory.js';
+import { kevBadge, severityBadge, severityLabel } from './record-details-view.js';
 import { homeUrl, type ListView, projectLink, publicRecordLink, recordLink, STATUS_LABELS, statusBadge } from './record-view.js';
 
 export const PAGE_SIZE = 50;
 export const SEARCH_RESULTS = 20;
 /** Long summaries are cut in the table; the record's page shows them whole. */
 const SNIPPET_CHARACTERS = 240;
+/** The columns riskCells fills, in both tables. */
+const RISK_COLUMNS = ['Severity', 'Exploitation'] as const;
 
 /** A query string the page cannot show, said in words for the person who typed it. */
 class ViewProblem extends Error {}
@@ -78,17 +84,42 @@ function readView(query: unknown): ListView {
   if (status !== undefined && !RECORD_STATUSES.includes(status as RecordStatus)) {
     throw new ViewProblem(`“${status}” is not a status. The statuses are: ${RECORD_STATUSES.join(', ')}.`);
   }
+  const severity = field('severity');
+  if (severity !== undefined && !SEVERITIES.includes(severity as Severity)) {
+    throw new ViewProblem(`“${severity}” is not a severity. The severities are: ${SEVERITIES.join(', ')}.`);
+  }
+  const kev = field('kev');
+  if (kev !== undefined && kev !== 'true' && kev !== 'false') {
+    throw new ViewProblem(`“kev” is “${kev}”: it is true (known exploited) or false (not known exploited).`);
+  }
   return {
     query: field('query', MAX_QUERY_LENGTH),
     project: field('project', MAX_PROJECT_LENGTH),
     status: status as RecordStatus | undefined,
+    severity: severity as Severity | undefined,
+    kev: kev === undefined ? undefined : kev === 'true',
     cursor: field('cursor', MAX_CURSOR_LENGTH),
   };
 }
 
+/** The list filters of a view, without its place: what page links keep and a cursor is bound to. */
+function listFiltersOf(view: ListView): ListView {
+  return { project: view.project, status: view.status, severity: view.severity, kev: view.kev };
+}
+
+/** The list filters of a view in words, each as a label and a value: `project OpenSSL`, `severity Critical`. */
+function filterWords(view: ListView): Array<readonly [label: string, value: string]> {
+  const words: Array<readonly [string, string]> = [];
+  if (view.project) words.push(['project', view.project]);
+  if (view.status) words.push(['status', STATUS_LABELS[view.status]]);
+  if (view.severity) words.push(['severity', severityLabel(view.severity)]);
+  if (view.kev !== undefined) words.push(['', view.kev ? 'known exploited' : 'not known exploited']);
+  return words;
+}
+
 function titleOf(view: ListView): string {
   if (view.query) return `Search: ${view.query}`;
-  const filters = [view.project, view.status && STATUS_LABELS[view.status]].filter(Boolean);
+  const filters = filterWords(view).map(([, value]) => value);
   return filters.length > 0 ? `Records: ${filters.join(', ')}` : 'Records';
 }
 
@@ -104,11 +135,12 @@ async function searchResults(ctx: SurfaceContext, snapshot: Snapshot, query: str
         : `${count} ${plural(count, 'match', 'matches')} for “${query}”, best first.`;
   const rows = found.hits.map((hit) => {
     const { score, snippet } = toNlwebResult(hit, ctx.config.baseUrl, ctx.config.siteName);
-    const { record } = hit.entry;
+    const { record, position } = hit.entry;
     return html`<tr>
 <th scope="row">${recordLink(record)}</th>
 <td>${projectLink(record.project)}</td>
 <td>${statusBadge(record.status)}</td>
+${riskCells(snapshot.table, position)}
 <td class="number">${score.toFixed(2)}</td>
 <td class="snippet">${shorten(snippet)}</td>
 </tr>`;
@@ -118,37 +150,51 @@ async function searchResults(ctx: SurfaceContext, snapshot: Snapshot, query: str
     summary,
     html`<p class="reading">Read as: ${found.explanation.map((line, i) => html`${i > 0 ? '; ' : ''}<span>${line}</span>`)}.
 <a href="${PATHS.home}" data-enhance>Show all records</a></p>
-${count > 0 ? recordsTable('Search results, best first', ['Record', 'Project', 'Status', 'Score', 'Summary'], rows) : ''}`,
+${count > 0 ? recordsTable('Search results, best first', ['Record', 'Project', 'Status', ...RISK_COLUMNS, 'Score', 'Summary'], rows) : ''}`,
   );
 }
 
 function listResults(ctx: SurfaceContext, snapshot: Snapshot, view: ListView): Html {
-  const page = listRecords(snapshot, { limit: PAGE_SIZE, project: view.project, status: view.status, cursor: view.cursor }, ctx.cursors);
-  const { total, returned, nextCursor } = page.pagination;
-  const filters = [view.project && `project ${view.project}`, view.status && `status ${STATUS_LABELS[view.status]}`].filter(Boolean);
+  const filtersOnly = listFiltersOf(view);
+  // The page's positions rather than its records: the severity and KEV columns are read at them.
+  const page = planPage(snapshot, { ...filtersOnly, limit: PAGE_SIZE, cursor: view.cursor }, ctx.cursors);
+  const { total, nextCursor } = page;
+  const returned = page.positions.length;
+  const filters = filterWords(view).map(([label, value]) => (label ? `${label} ${value}` : value));
   const heading = `${total.toLocaleString('en-US')} ${plural(total, 'record', 'records')}${filters.map((f) => ` · ${f}`).join('')}`;
   const summary =
     total === 0
       ? `No records${filters.length > 0 ? ` with ${filters.join(' and ')}` : ''}.`
       : `Showing ${returned} of ${total.toLocaleString('en-US')} ${plural(total, 'record', 'records')}${view.cursor ? ' (a later page)' : ''}, newest first.`;
-  const rows = page.records.map(
-    (record) => html`<tr>
+  const rows = page.positions.map((position) => {
+    const record = recordAt(snapshot.table, position);
+    return html`<tr>
 <th scope="row">${recordLink(record)}</th>
 <td>${projectLink(record.project)}</td>
 <td>${statusBadge(record.status)}</td>
+${riskCells(snapshot.table, position)}
 <td>${record.url ? publicRecordLink(record.url, html`cve.org<span class="visually-hidden"> record of ${record.id}</span>`) : html`<span class="none">none yet</span>`}</td>
-</tr>`,
-  );
-  const filtersOnly = { project: view.project, status: view.status };
+</tr>`;
+  });
   return resultsSection(
     heading,
     summary,
-    html`${total === 0 ? otherSpellings(snapshot, view) : recordsTable('Records, newest first', ['Record', 'Project', 'Status', 'Public record'], rows)}
+    html`${total === 0 ? otherSpellings(snapshot, view) : recordsTable('Records, newest first', ['Record', 'Project', 'Status', ...RISK_COLUMNS, 'Public record'], rows)}
 <nav class="pager" aria-label="Pages">
 ${view.cursor ? html`<a href="${homeUrl(filtersOnly)}" data-enhance>First page</a>` : ''}
 ${nextCursor ? html`<a href="${homeUrl({ ...filtersOnly, cursor: nextCursor })}" rel="next" data-enhance>Next ${PAGE_SIZE} records</a>` : ''}
 </nav>`,
   );
+}
+
+/**
+ * A record's highest CVSS severity and whether it is known exploited (CISA KEV), read from the record
+ * table's columns at its position: the details' JSON is never parsed for a table.
+ */
+function riskCells(table: RecordTable, position: number): Html {
+  const severity = severityAt(table, position);
+  return html`<td class="severity-cell">${severity ? severityBadge(severity) : html`<span class="none">not scored</span>`}</td>
+<td class="kev-cell">${table.kev[position] === 1 ? kevBadge() : ''}</td>`;
 }
 
 /** The project filter is exact and case-sensitive: point at the names that differ only in case. */

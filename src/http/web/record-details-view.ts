@@ -1,7 +1,7 @@
 // What a record page shows of a record's details: how severe (the highest CVSS score, and every score with
 // its vector and source), whether it is known exploited (CISA KEV) and how SSVC rates it, its weaknesses
 // (CWE), the affected products and versions, and the references. Rows of the record's definition list,
-// each left out when the record says nothing of it.
+// each left out when the record says nothing of it. The severity and KEV badges are the results tables' too.
 import type { CveRecordDetails, Severity } from '../../contract/index.js';
 import { type Html, html } from './html.js';
 import { publicRecordLink } from './record-view.js';
@@ -9,8 +9,13 @@ import { publicRecordLink } from './record-view.js';
 /** Affected products and references listed at most: a record may name hundreds. */
 const SHOWN = 25;
 
+/** A severity in words, as its badge and the filter form name it. */
+export function severityLabel(severity: Severity): string {
+  return `${severity[0]!.toUpperCase()}${severity.slice(1)}`;
+}
+
 export function severityBadge(severity: Severity): Html {
-  return html`<span class="severity severity-${severity}">${severity[0]!.toUpperCase()}${severity.slice(1)}</span>`;
+  return html`<span class="severity severity-${severity}">${severityLabel(severity)}</span>`;
 }
 
 export function kevBadge(): Html {

@@ -1,5 +1,5 @@
 // How a record, its project and its status read on the pages, and the page URLs that lead to them.
-import type { CveRecord, RecordStatus } from '../../contract/index.js';
+import type { CveRecord, RecordStatus, Severity } from '../../contract/index.js';
 import { PATHS, recordPagePath } from '../shared/paths.js';
 import { type Html, html } from './html.js';
 
@@ -16,16 +16,19 @@ export const STATUS_EXPLANATIONS: Readonly<Record<RecordStatus, string>> = {
 export interface ListView {
   readonly project?: string | undefined;
   readonly status?: RecordStatus | undefined;
+  readonly severity?: Severity | undefined;
+  readonly kev?: boolean | undefined;
   readonly cursor?: string | undefined;
   readonly query?: string | undefined;
 }
 
-/** `/` with the given view; empty values are left out, so the first page of everything is just `/`. */
+/** `/` with the given view; absent and empty values are left out, so the first page of everything is just `/`. */
 export function homeUrl(view: ListView): string {
   const params = new URLSearchParams();
-  for (const name of ['query', 'project', 'status', 'cursor'] as const) {
+  for (const name of ['query', 'project', 'status', 'severity', 'kev', 'cursor'] as const) {
     const value = view[name];
-    if (value) params.set(name, value);
+    // `kev=false` is a filter too: only what is absent or empty is left out.
+    if (value !== undefined && value !== '') params.set(name, String(value));
   }
   const search = params.toString();
   return search ? `${PATHS.home}?${search}` : PATHS.home;

@@ -36,6 +36,22 @@ const decodeAmpersands = (text: string) => text.replaceAll('&amp;', '&');
 /** Record ids of the table rows, in order. */
 const rowIds = (body: string) => [...body.matchAll(/<th scope="row"><a href="\/records\/([^"]+)">/g)].map((m) => m[1]!);
 const nextHref = (body: string) => /<a href="([^"]+)" rel="next"/.exec(body)?.[1];
+/** Each row's record id with what its severity and KEV cells show: the severity badge's rating (null: not scored) and whether it is marked known exploited. */
+const riskOfRows = (body: string) =>
+  [
+    ...body.matchAll(
+      /<th scope="row"><a href="\/records\/([^"]+)">[\s\S]*?<td class="severity-cell">([\s\S]*?)<\/td>\s*<td class="kev-cell">([\s\S]*?)<\/td>/g,
+    ),
+  ].map((m) => ({
+    id: m[1]!,
+    severity: /class="severity severity-(\w+)"/.exec(m[2]!)?.[1] ?? (m[2]!.includes('not scored') ? null : 'missing'),
+    kev: m[3] === '<span class="kev">Known exploited</span>' ? true : m[3] === '' ? false : 'unexpected',
+  }));
+/** What the details operation says of a record's severity and KEV. */
+const riskOf = async (id: string) => {
+  const details = (await app.inject(`/api/v1/cve-records/${id}/details`)).json() as { severity: string | null; kev: unknown };
+  return { id, severity: details.severity, kev: details.kev !== null };
+};
 
 describe('the list at /', () => {
   it('shows the first page, newest first, with the page policy and a link to the next page', async () => {
@@ -99,6 +115,90 @@ describe('the list at /', () => {
   });
 });
 
+describe('severity and KEV (issue 15, item 5)', () => {
+  it("shows each listed record's highest CVSS severity and KEV as its details do", async () => {
+    const { body } = await page(app, '/');
+    expect(body).toContain('<th scope="col">Severity</th><th scope="col">Exploitation</th>');
+    const rows = riskOfRows(body);
+    expect(rows.map((row) => row.id)).toEqual(rowIds(body));
+    expect(rows).toEqual(await Promise.all(rows.map((row) => riskOf(row.id))));
+    // The first page holds scored and unscored records alike, so both kinds of cell are checked.
+    expect(rows.some((row) => row.severity === null) && rows.some((row) => row.severity !== null)).toBe(true);
+  });
+
+  it('shows them in the search results: CVE-2025-0282 is critical and known exploited', async () => {
+    const { body } = await page(app, '/?query=CVE-2025-0282');
+    expect(body).toContain('<th scope="col">Severity</th><th scope="col">Exploitation</th><th scope="col">Score</th>');
+    expect(riskOfRows(body)).toEqual([{ id: 'CVE-2025-0282', severity: 'critical', kev: true }]);
+    const openssl = riskOfRows((await page(app, '/?query=openssl')).body);
+    expect(openssl.length).toBeGreaterThan(0);
+    expect(openssl).toEqual(await Promise.all(openssl.map((row) => riskOf(row.id))));
+  });
+
+  it('filters by severity and KEV as the API does, and shows the filters in the heading, the title and the form', async () => {
+    const { body } = await page(app, '/?severity=critical&kev=true');
+    const api = (await app.inject('/api/v1/cve-records?severity=critical&kev=true&limit=50')).json() as {
+      records: { id: string }[];
+      pagination: { total: number };
+    };
+    expect(rowIds(body)).toEqual(api.records.map((r) => r.id));
+    expect(rowIds(body)).toContain('CVE-2025-0282');
+    expect(new Set(riskOfRows(body).map(({ severity, kev }) => `${severity} ${kev}`))).toEqual(new Set(['critical true']));
+    expect(body).toContain(
+      `<h2 id="results-heading" tabindex="-1">${api.pagination.total} records · severity Critical · known exploited</h2>`,
+    );
+    expect(body).toMatch(/<title>Records: Critical, known exploited · Public CVE Records<\/title>/);
+    expect(body).toContain('<option value="critical" selected>Critical</option>');
+    expect(body).toContain('<option value="true" selected>Known exploited</option>');
+
+    const notExploited = await page(app, '/?project=OpenSSL&kev=false');
+    expect(notExploited.body).toContain('· project OpenSSL · not known exploited</h2>');
+    expect(riskOfRows(notExploited.body).every((row) => row.kev === false)).toBe(true);
+    expect(notExploited.body).toContain('<option value="false" selected>Not known exploited</option>');
+  });
+
+  it('keeps the filters in every page link, to the last page, and refuses a cursor made for other filters', async () => {
+    const { pagination } = (await app.inject('/api/v1/cve-records?kev=true&limit=1')).json() as { pagination: { total: number } };
+    let url = '/?kev=true';
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const body = (await page(app, url)).body;
+      ids.push(...rowIds(body));
+      expect(riskOfRows(body).every((row) => row.kev === true)).toBe(true);
+      if (cursor) expect(body).toContain('<a href="/?kev=true" data-enhance>First page</a>');
+      const next = nextHref(body);
+      if (!next) break;
+      url = decodeAmpersands(next);
+      expect(url).toMatch(/^\/\?kev=true&cursor=/);
+      cursor = new URLSearchParams(url.slice(2)).get('cursor')!;
+    }
+    expect(ids).toHaveLength(pagination.total);
+    expect(new Set(ids).size).toBe(pagination.total);
+    expect(cursor).toBeDefined();
+    for (const other of ['kev=false', 'severity=critical&kev=true', '']) {
+      const response = await page(app, `/?${other}&cursor=${encodeURIComponent(cursor!)}`);
+      expect(response.statusCode, other).toBe(400);
+      expect(response.body).toContain('or was made for other filters');
+    }
+  });
+
+  it('offers every severity and the KEV choices in the filter form, and the projects operation to the project field', async () => {
+    const { body } = await page(app, '/');
+    const options = (name: string) =>
+      [
+        ...new RegExp(`<select id="filter-${name}" name="${name}"[^>]*>([\\s\\S]*?)</select>`)
+          .exec(body)![1]!
+          .matchAll(/<option value="([^"]*)"/g),
+      ].map((m) => m[1]);
+    expect(options('severity')).toEqual(['', 'critical', 'high', 'medium', 'low', 'none']);
+    expect(options('kev')).toEqual(['', 'true', 'false']);
+    expect(body).toContain('<label for="filter-severity">Severity</label>');
+    expect(body).toContain('<label for="filter-kev">Known exploited (CISA KEV)</label>');
+    expect(body).toContain('data-projects="/api/v1/projects"');
+  });
+});
+
 describe('search at /?query=', () => {
   it('shows the records /ask finds for the query, in its order, with its scores and its reading', async () => {
     const query = 'openssl since 2024';
@@ -124,6 +224,9 @@ describe('bad links', () => {
     ['/?status=published', '“published” is not a status.'],
     ['/?cursor=forged', 'This page link is not valid any more'],
     ['/?project=a&project=b', '“project” is given more than once.'],
+    ['/?severity=severe', '“severe” is not a severity. The severities are: critical, high, medium, low, none.'],
+    ['/?severity=high&severity=low', '“severity” is given more than once.'],
+    ['/?kev=yes', '“kev” is “yes”: it is true (known exploited) or false (not known exploited).'],
     [`/?query=${'x'.repeat(513)}`, '“query” is longer than 512 characters.'],
   ])('%s is a 400 page saying what is wrong', async (url, message) => {
     const response = await page(app, url);

@@ -15,6 +15,8 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 const PAGES: ReadonlyArray<[path: string, drawn: string]> = [
   ['/', 'main'],
   ['/?query=openssl', '#results'],
+  // Every row with a severity and a KEV badge, and both filters chosen in the form.
+  ['/?severity=critical&kev=true', 'main'],
   ['/records/CVE-2025-24530', 'main'],
   ['/records/CVE-2024-6119', 'main'],
 

@@ -4,7 +4,15 @@ import { serviceAndBrowser } from '../../support/browser.js';
 
 const env = serviceAndBrowser();
 
-const PAGES = ['/', '/?query=openssl', '/?project=Linux', '/records/CVE-2025-24530', '/records/CVE-2024-6119'];
+// `/?severity=critical&kev=true`: every row has a severity and a KEV badge.
+const PAGES = [
+  '/',
+  '/?query=openssl',
+  '/?project=Linux',
+  '/?severity=critical&kev=true',
+  '/records/CVE-2025-24530',
+  '/records/CVE-2024-6119',
+];
 
 describe.each([320, 390])('at %i px', (width) => {
   it.each(PAGES)('%s fits the screen, its result rows stacked', async (path) => {

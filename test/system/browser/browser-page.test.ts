@@ -43,6 +43,9 @@ async function open(path: string): Promise<{ page: Page; problems: string[] }> {
 
 const rowIds = (page: Page) => page.locator('#results tbody th[scope=row]').allInnerTexts();
 const stayed = (page: Page) => page.evaluate(() => (globalThis as unknown as PageGlobals).stayed === true);
+/** The values the project field's datalist suggests. */
+const suggestions = (page: Page) =>
+  page.locator('#project-suggestions option').evaluateAll((options) => options.map((o) => o.getAttribute('value')));
 const focused = (page: Page) => page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.id);
 
 describe('the page with JavaScript', () => {
@@ -100,6 +103,87 @@ describe('the page with JavaScript', () => {
     await expect.poll(async () => (await rowIds(page)).sort()).toEqual(openssl.sort());
     expect(await stayed(page)).toBe(true);
     expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('filters by severity and KEV as soon as they are chosen, and the fields follow the history', async () => {
+    const { page, problems } = await open('/');
+    await page.getByLabel('Severity', { exact: true }).selectOption('critical');
+    await page.waitForURL(`${env.baseUrl}/?severity=critical`);
+    await page.getByLabel('Known exploited (CISA KEV)').selectOption('true');
+    await page.waitForURL(`${env.baseUrl}/?severity=critical&kev=true`);
+    const api = (await (await fetch(`${env.baseUrl}/api/v1/cve-records?severity=critical&kev=true&limit=${PAGE_SIZE}`)).json()) as {
+      records: { id: string }[];
+    };
+    await expect.poll(() => rowIds(page)).toEqual(api.records.map((r) => r.id));
+    expect(new Set(await page.locator('#results tbody .severity-cell').allInnerTexts())).toEqual(new Set(['Critical']));
+    expect(new Set(await page.locator('#results tbody .kev-cell').allInnerTexts())).toEqual(new Set(['Known exploited']));
+
+    await page.goBack();
+    await page.waitForURL(`${env.baseUrl}/?severity=critical`);
+    await expect.poll(() => page.getByLabel('Known exploited (CISA KEV)').inputValue()).toBe('');
+    expect(await page.getByLabel('Severity', { exact: true }).inputValue()).toBe('critical');
+    expect(await stayed(page)).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('suggests the projects the projects operation names as the project field is typed in', async () => {
+    const { page, problems } = await open('/');
+    const served = await suggestions(page);
+    expect(served.length).toBeGreaterThan(10);
+    const field = page.getByLabel('Project');
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/v1/projects')) asked.push(request.url());
+    });
+    // Typed a key at a time: the field waits for a pause, so one request answers the whole name.
+    await field.pressSequentially('opens', { delay: 30 });
+    const named = (await (await fetch(`${env.baseUrl}/api/v1/projects?q=opens&limit=10`)).json()) as { projects: { name: string }[] };
+    expect(named.projects.map((p) => p.name)).toContain('OpenSSL');
+    await expect.poll(() => suggestions(page)).toEqual(named.projects.map((p) => p.name));
+    expect(asked).toEqual([`${env.baseUrl}/api/v1/projects?q=opens&limit=10`]);
+
+    // An answer to older text never replaces the suggestions for newer text.
+    const isSlow = (url: string) => url.includes('/api/v1/projects?q=linu&');
+    await page.route(
+      (url) => isSlow(url.href),
+      async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await route.continue();
+      },
+    );
+    const slowAsked = page.waitForRequest((request) => isSlow(request.url()));
+    await field.fill('linu');
+    await slowAsked;
+    const slowAnswered = page.waitForResponse((response) => isSlow(response.url()));
+    await field.fill('MySQL');
+    const mysql = (await (await fetch(`${env.baseUrl}/api/v1/projects?q=MySQL&limit=10`)).json()) as { projects: { name: string }[] };
+    await expect.poll(() => suggestions(page)).toEqual(mysql.projects.map((p) => p.name));
+    await slowAnswered;
+    await page.waitForTimeout(100);
+    expect(await suggestions(page)).toEqual(mysql.projects.map((p) => p.name));
+
+    // Emptied, the field suggests what the server did.
+    await field.fill('');
+    expect(await suggestions(page)).toEqual(served);
+    expect(await stayed(page)).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps the suggestions it has when the projects operation fails', async () => {
+    const { page } = await open('/');
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.route('**/api/v1/projects?*', (route) => route.fulfill({ status: 503, body: '' }));
+    const served = await suggestions(page);
+    const failed = page.waitForResponse((response) => response.url().includes('/api/v1/projects'));
+    await page.getByLabel('Project').fill('opens');
+    expect((await failed).status()).toBe(503);
+    await page.waitForTimeout(100);
+    expect(await suggestions(page)).toEqual(served);
+    expect(errors).toEqual([]);
     await page.close();
   });
 

@@ -1,6 +1,7 @@
 // Enhances the server-rendered page where scripts run: the forms, page links and project links load
 // their view in place (the results section only), the address bar and history follow, the result is
-// announced to screen readers, and choosing a status applies it. Every link and form works without it.
+// announced to screen readers, choosing a status, severity or KEV filter applies it, and the project
+// field suggests the projects its text names. Every link and form works without it.
 (() => {
   'use strict';
   if (!document.getElementById('results') || !window.fetch || !window.DOMParser || !history.pushState) return;
@@ -39,7 +40,7 @@
 
   // After a history step the forms show the values of the view they lead to.
   function syncFields(next) {
-    ['search-query', 'filter-project', 'filter-status'].forEach((id) => {
+    ['search-query', 'filter-project', 'filter-status', 'filter-severity', 'filter-kev'].forEach((id) => {
       var field = document.getElementById(id);
       var source = next.getElementById(id);
       if (field && source) field.value = source.value;
@@ -68,10 +69,51 @@
     if (withoutFragment(location.href) !== shown) show(location.href, false);
   });
 
-  var status = document.getElementById('filter-status');
-  if (status) {
-    status.addEventListener('change', () => {
-      status.form.requestSubmit();
+  document.querySelectorAll('.filter-form select').forEach((select) => {
+    select.addEventListener('change', () => {
+      select.form.requestSubmit();
+    });
+  });
+
+  suggestProjects(document.getElementById('filter-project'), document.getElementById('project-suggestions'));
+
+  // The project field's suggestions follow its text: the projects operation (its path is the field's
+  // `data-projects`) names the projects it begins or misspells. The server's suggestions (the largest
+  // projects) stay when the field is empty or a request fails, and an answer to older text is dropped.
+  function suggestProjects(field, list) {
+    var path = field?.getAttribute('data-projects');
+    if (!path || !list) return;
+    var served = [...list.children];
+    var typing;
+    var asked = 0;
+    field.addEventListener('input', () => {
+      clearTimeout(typing);
+      var ticket = ++asked;
+      var text = field.value.trim();
+      if (text === '') {
+        list.replaceChildren(...served);
+        return;
+      }
+      typing = setTimeout(() => {
+        var url = new URL(path, location.href);
+        url.searchParams.set('q', text);
+        url.searchParams.set('limit', '10');
+        fetch(url, { headers: { accept: 'application/json' } })
+          .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
+          .then((page) => {
+            if (ticket !== asked) return; // the text changed meanwhile
+            list.replaceChildren(
+              ...page.projects.map((project) => {
+                var option = document.createElement('option');
+                option.value = project.name;
+                return option;
+              }),
+            );
+          })
+          .catch(() => {
+            // The suggestions on screen stay: they are only a help.
+          });
+      }, 200);
     });
   }
 })();
