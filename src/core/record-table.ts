@@ -1,7 +1,7 @@
 // The records of a snapshot as columns, one entry per record in listing order (a record's position is
 // its place in that order). Columns are typed arrays and one array of ids, with no object per record:
 // 340,000 records cost a few megabytes, and a snapshot file is read into them without parsing.
-import type { CatalogRecord, CveRecord, RecordStatus, Severity } from '../contract/index.js';
+import type { CatalogRecord, CveRecord, RecordDetails, RecordStatus, Severity } from '../contract/index.js';
 import { CVE_RECORD_URL_PREFIX } from './cve-id.js';
 import { highestSeverityCode, severityOfCode } from './severity.js';
 
@@ -40,8 +40,34 @@ export interface RecordTable {
   readonly cweOf: Uint32Array;
 }
 
-/** The columns of catalog records, which must be in listing order already. */
-export function recordTable(records: readonly CatalogRecord[]): RecordTable {
+/** What the filters select on in a record's details: its highest severity code, KEV, and the CWE ids it names. */
+export interface DetailFilters {
+  readonly severity: number;
+  readonly kev: boolean;
+  readonly cwes: readonly string[];
+}
+
+export function detailFilters(details: RecordDetails | undefined): DetailFilters {
+  return {
+    severity: highestSeverityCode(details?.metrics ?? []),
+    kev: Boolean(details?.kev),
+    cwes: [...new Set(details?.problemTypes.flatMap((type) => (type.cweId === null ? [] : [type.cweId.toUpperCase()])))],
+  };
+}
+
+/**
+ * A record as the table keeps it: its own fields and what the filters read of its details, so a source can
+ * hand the details themselves elsewhere (PostgreSQL writes them to a file as it reads them).
+ */
+export type TableRecord = Omit<CatalogRecord, 'summary' | 'details'> & { readonly filters: DetailFilters };
+
+/** A catalog record's table entry. */
+export function tableRecord(record: CatalogRecord): TableRecord {
+  return { ...record, filters: detailFilters(record.details) };
+}
+
+/** The columns of records, which must be in listing order already. */
+export function recordTable(records: readonly TableRecord[]): RecordTable {
   const size = records.length;
   const projectNames = [...new Set(records.map((record) => record.project))].sort();
   const projectIndex = new Map(projectNames.map((name, index) => [name, index]));
@@ -54,17 +80,14 @@ export function recordTable(records: readonly CatalogRecord[]): RecordTable {
   const changed = new Map<number, number>();
   const severity = new Uint8Array(size);
   const kev = new Uint8Array(size);
-  const cwesOf = records.map((record) => [
-    ...new Set(record.details?.problemTypes.flatMap((type) => (type.cweId === null ? [] : [type.cweId.toUpperCase()]))),
-  ]);
-  const cweNames = [...new Set(cwesOf.flat())].sort();
+  const cweNames = [...new Set(records.flatMap((record) => record.filters.cwes))].sort();
   const cweIndex = new Map(cweNames.map((name, index) => [name, index]));
   const cweStarts = new Uint32Array(size + 1);
-  const cweOf = new Uint32Array(cwesOf.reduce((sum, cwes) => sum + cwes.length, 0));
+  const cweOf = new Uint32Array(records.reduce((sum, record) => sum + record.filters.cwes.length, 0));
   records.forEach((record, position) => {
-    severity[position] = highestSeverityCode(record.details?.metrics ?? []);
-    kev[position] = record.details?.kev ? 1 : 0;
-    const cwes = cwesOf[position]!;
+    severity[position] = record.filters.severity;
+    kev[position] = record.filters.kev ? 1 : 0;
+    const { cwes } = record.filters;
     cwes.forEach((cwe, i) => {
       cweOf[cweStarts[position]! + i] = cweIndex.get(cwe)!;
     });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { CatalogFile, CatalogRecord, CatalogRemoval, CveRecord, RecordDetails } from '../contract/index.js';
 import { type CatalogExport, exportSteps } from './catalog-export.js';
 import { type ChangeOrder, changeOrder } from './change-order.js';
@@ -7,7 +7,7 @@ import { Derived, derived } from './derived.js';
 import { FilterIndex } from './filter-index.js';
 import { type ProjectTable, projectTable } from './projects.js';
 import type { RecordEntry } from './record-entry.js';
-import { modifiedAt, publishedAt, type RecordTable, recordAt, recordTable } from './record-table.js';
+import { modifiedAt, publishedAt, type RecordTable, recordAt, recordTable, tableRecord } from './record-table.js';
 import { type SearchIndex, searchIndexSteps } from './search/search-index.js';
 import type { TextIndexData } from './search/text-index.js';
 import { stableJson } from './stable-json.js';
@@ -70,7 +70,7 @@ export function createSnapshot(catalog: CatalogFile): Snapshot {
   return assembleSnapshot({
     version: contentVersion(catalog.lastVerified, sorted, catalog.removed),
     lastVerified: catalog.lastVerified,
-    table: recordTable(sorted),
+    table: recordTable(sorted.map(tableRecord)),
     texts: memoryTexts(
       sorted.map((record) => record.summary),
       sorted.map((record) => (record.details === undefined ? undefined : JSON.stringify(record.details))),
@@ -81,7 +81,7 @@ export function createSnapshot(catalog: CatalogFile): Snapshot {
 }
 
 /** The records in listing order, a record's position being its place there; two records of one id are an error. */
-export function inListingOrder(records: readonly CatalogRecord[]): CatalogRecord[] {
+export function inListingOrder<T extends { readonly id: string }>(records: readonly T[]): T[] {
   const sorted = [...records].sort((a, b) => compareListingOrder(a.id, b.id));
   for (let i = 1; i < sorted.length; i++) if (sorted[i]!.id === sorted[i - 1]!.id) throw new DuplicateRecordError(sorted[i]!.id);
   return sorted;
@@ -147,20 +147,41 @@ function inChangeOrder(removed: readonly CatalogRemoval[]): readonly CatalogRemo
   return [...removed].sort((a, b) => Date.parse(a.modified) - Date.parse(b.modified) || compareListingOrder(a.id, b.id));
 }
 
+/** What the content hash reads of a record besides its details. */
+export type HashedFields = Pick<CatalogRecord, 'id' | 'project' | 'status' | 'url' | 'summary' | 'published' | 'modified' | 'changed'>;
+
+/**
+ * The content hash of a catalog, fed its records one by one in listing order, then its removals: a source
+ * that keeps its records' details out of memory feeds each record's as it reads them back.
+ */
+export class ContentHash {
+  readonly #hash: Hash;
+
+  constructor(lastVerified: string) {
+    this.#hash = createHash('sha256').update(lastVerified);
+  }
+
+  /** One record's fields, and its details as stableJson writes them (jsonb keeps its keys in its own order). */
+  add(r: HashedFields, details: string | undefined): void {
+    const fields = [r.id, r.project, r.status, r.url, r.summary ?? null, r.published ?? null, r.modified ?? null];
+    // Hashed only where present, so catalogs without them keep the versions they had.
+    if (r.changed !== undefined) fields.push(r.changed);
+    if (details !== undefined) fields.push(details);
+    this.#hash.update(JSON.stringify(fields));
+  }
+
+  /** The version, once every record is added. A catalog without removals hashes as it did before removals existed. */
+  version(removed: readonly CatalogRemoval[] = []): string {
+    for (const r of inChangeOrder(removed)) this.#hash.update(JSON.stringify(['removed', r.id, r.modified]));
+    return this.#hash.digest('base64url').slice(0, 16);
+  }
+}
+
 /** The content hash of a catalog, from every field a record has, in listing order, and its removals. */
 export function contentVersion(lastVerified: string, sorted: readonly CatalogRecord[], removed: readonly CatalogRemoval[] = []): string {
-  const hash = createHash('sha256').update(lastVerified);
-  for (const r of sorted) {
-    const fields = [r.id, r.project, r.status, r.url, r.summary ?? null, r.published ?? null, r.modified ?? null];
-    // Hashed only where present, so catalogs without them keep the versions they had. Details in a stable
-    // key order: PostgreSQL's jsonb gives them back in its own.
-    if (r.changed !== undefined) fields.push(r.changed);
-    if (r.details !== undefined) fields.push(stableJson(r.details));
-    hash.update(JSON.stringify(fields));
-  }
-  // A catalog without removals hashes as it did before removals existed.
-  for (const r of inChangeOrder(removed)) hash.update(JSON.stringify(['removed', r.id, r.modified]));
-  return hash.digest('base64url').slice(0, 16);
+  const hash = new ContentHash(lastVerified);
+  for (const r of sorted) hash.add(r, r.details === undefined ? undefined : stableJson(r.details));
+  return hash.version(removed);
 }
 
 /** The API's view of the records at some positions, in order. */

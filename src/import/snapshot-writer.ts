@@ -3,7 +3,7 @@
 // fraction of a second whatever its size.
 import { open } from 'node:fs/promises';
 import type { CatalogFile, CatalogRecord } from '../contract/index.js';
-import { recordTable } from '../core/record-table.js';
+import { recordTable, tableRecord } from '../core/record-table.js';
 import { textIndexSteps } from '../core/search/text-index.js';
 import { contentVersion, inListingOrder } from '../core/snapshot.js';
 import { encodeSnapshot } from '../core/snapshot-format.js';
@@ -13,7 +13,7 @@ import { inChunks } from './text-chunks.js';
 /** Writes the snapshot of a catalog; returns the bytes written. */
 export async function writeSnapshotFile(path: string, catalog: CatalogFile): Promise<number> {
   const records = inListingOrder(catalog.records);
-  const table = recordTable(records);
+  const table = recordTable(records.map(tableRecord));
   const summaries = layOutTexts(records.map((record) => record.summary));
   // Each record's details as one JSON string, made once: laid out here, written below.
   const details = records.map((record) => (record.details === undefined ? undefined : JSON.stringify(record.details)));

@@ -11,7 +11,7 @@ import { findCatalogProblems } from './catalog-validation.js';
 export interface CatalogSource {
   /** Names the source in logs and errors. */
   readonly name: string;
-  /** The catalog as a snapshot; a catalog read whole is checked once, by snapshotOfCatalog. */
+  /** The catalog as a snapshot; a catalog read whole is checked once, by snapshotOfCatalog; PostgreSQL checks each row as it reads it. */
   load(): Promise<Snapshot>;
   /** Calls `changed` whenever the catalog may have changed, until closed. */
   watch(changed: () => void): void;

@@ -21,12 +21,7 @@ export function findCatalogProblems(data: unknown): CatalogProblem[] {
   const records = (data as { records: unknown[] }).records;
   const seen = new Map<string, number>();
   records.forEach((record, index) => {
-    const id = typeof (record as { id?: unknown })?.id === 'string' ? (record as { id: string }).id : undefined;
-    if (!checkRecord(record)) {
-      for (const e of checkRecord.errors ?? []) {
-        problems.push({ pointer: `/records/${index}${e.instancePath}`, id, problem: describe(e) });
-      }
-    }
+    const id = recordProblems(record, `/records/${index}`, problems);
     if (id !== undefined) {
       const first = seen.get(id);
       if (first !== undefined) problems.push({ pointer: `/records/${index}/id`, id, problem: `duplicate of /records/${first}` });
@@ -34,6 +29,15 @@ export function findCatalogProblems(data: unknown): CatalogProblem[] {
     }
   });
   return problems;
+}
+
+/** Adds the problems of one record, located under `pointer`, to `problems`; returns the record's id when it has one. */
+export function recordProblems(record: unknown, pointer: string, problems: CatalogProblem[]): string | undefined {
+  const id = typeof (record as { id?: unknown })?.id === 'string' ? (record as { id: string }).id : undefined;
+  if (!checkRecord(record)) {
+    for (const e of checkRecord.errors ?? []) problems.push({ pointer: `${pointer}${e.instancePath}`, id, problem: describe(e) });
+  }
+  return id;
 }
 
 function describe(e: { keyword: string; message?: string | undefined; params: Record<string, unknown> }): string {

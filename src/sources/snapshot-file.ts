@@ -1,20 +1,11 @@
 // Reads a snapshot file (core/snapshot-format.ts): the columns and the search index into memory in a few
-// reads, the summaries from the file when a request needs one. The file stays open for as long as its
-// snapshot is alive, so a snapshot replaced by a reload (a new file renamed over the old one) keeps
-// reading its own bytes until the last request on it is done; it is closed when the snapshot is collected.
+// reads, the summaries and details from the file when a request needs one (text-file.ts). A snapshot
+// replaced by a reload (a new file renamed over the old one) keeps reading its own bytes.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { assembleSnapshot, type Snapshot } from '../core/snapshot.js';
 import { decodeHeader, decodeSnapshot, PREAMBLE_BYTES, SnapshotFormatError } from '../core/snapshot-format.js';
-import { type RegionReader, type TextColumn, type TextStore, textAt } from '../core/text-store.js';
 import { CatalogError } from './catalog-file.js';
-
-const closeWhenCollected = new FinalizationRegistry<number>((fd) => {
-  try {
-    closeSync(fd);
-  } catch {
-    // already closed
-  }
-});
+import { TextFile } from './text-file.js';
 
 /** Whether a file starts like a snapshot file (the importer's `.snapshot` output). */
 export function isSnapshotFile(path: string): boolean {
@@ -31,7 +22,8 @@ export function isSnapshotFile(path: string): boolean {
 }
 
 export function openSnapshotFile(path: string): Snapshot {
-  const fd = openSync(path, 'r');
+  const file = new TextFile(openSync(path, 'r'));
+  const { fd } = file;
   try {
     const { size } = fstatSync(fd);
     const preamble = readExactly(fd, PREAMBLE_BYTES, 0, path);
@@ -40,7 +32,7 @@ export function openSnapshotFile(path: string): Snapshot {
     if (header.text.offset + header.text.length > size) throw new SnapshotFormatError('snapshot file is cut short');
     const body = readExactly(fd, header.text.offset - bodyOffset, bodyOffset, path);
     const content = decodeSnapshot(header, body, bodyOffset);
-    const texts = fileTexts(fd, header.text.offset, content.summaries, content.details);
+    const texts = file.texts(header.text.offset, content.summaries, content.details);
     const snapshot = assembleSnapshot({
       version: header.version,
       lastVerified: header.lastVerified,
@@ -50,10 +42,10 @@ export function openSnapshotFile(path: string): Snapshot {
       textIndex: content.textIndex,
       removed: content.removed,
     });
-    closeWhenCollected.register(snapshot, fd);
+    file.closeWith(snapshot);
     return snapshot;
   } catch (error) {
-    closeSync(fd);
+    file.close();
     if (error instanceof SnapshotFormatError || error instanceof SyntaxError) {
       throw new CatalogError(path, [{ pointer: '/', id: undefined, problem: `not a readable snapshot: ${error.message}` }]);
     }
@@ -71,17 +63,4 @@ function readExactly(fd: number, length: number, position: number, path: string)
     done += read;
   }
   return buffer;
-}
-
-/** Summaries and details read from the file's text region on demand (a few microseconds each, from the page cache). */
-function fileTexts(fd: number, textOffset: number, summaries: TextColumn, details: TextColumn): TextStore {
-  const read: RegionReader = (offset, length) => {
-    const buffer = Buffer.allocUnsafe(length);
-    readSync(fd, buffer, 0, length, textOffset + offset);
-    return buffer.toString('utf8');
-  };
-  return {
-    summary: (position) => textAt(summaries, position, read),
-    details: (position) => textAt(details, position, read),
-  };
 }

@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { CatalogRecord } from '../../src/contract/index.js';
 import { exportRecordAt, exportSteps } from '../../src/core/catalog-export.js';
-import { recordTable } from '../../src/core/record-table.js';
+import { recordTable, tableRecord } from '../../src/core/record-table.js';
 import { createSnapshot, inListingOrder } from '../../src/core/snapshot.js';
 
 const records: CatalogRecord[] = Array.from({ length: 5500 }, (_, i) => ({
@@ -17,7 +17,7 @@ const records: CatalogRecord[] = Array.from({ length: 5500 }, (_, i) => ({
 
 describe('the export of a snapshot', () => {
   it('is one gzip file of every record as a line, in listing order, though deflated in slices', () => {
-    const table = recordTable(inListingOrder(records));
+    const table = recordTable(inListingOrder(records).map(tableRecord));
     const steps = exportSteps(table);
     let slices = 0;
     let step = steps.next();

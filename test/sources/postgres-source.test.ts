@@ -1,17 +1,23 @@
 // Issue 5, PostgreSQL as the shared source: migrate, import in one transaction, two replicas serving a
-// change within a second, a lost connection survived, and an unreachable database at start.
+// change within a second, a lost connection survived, and an unreachable database at start. Issue 15: the
+// details are served as a JSON catalog serves them, from a temporary file rather than from memory.
 
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSnapshot } from '../../src/core/snapshot.js';
-import { stableJson } from '../../src/core/stable-json.js';
-import { loadCatalog, migrate, upsertCatalog } from '../../src/sources/postgres/database.js';
-import { loadDefaultCatalog } from '../support/app.js';
+import { createSnapshot, type Snapshot } from '../../src/core/snapshot.js';
+import { migrate, upsertCatalog } from '../../src/sources/postgres/database.js';
+import { postgresSource } from '../../src/sources/postgres/postgres-source.js';
+import { buildTestApp, loadDefaultCatalog } from '../support/app.js';
 import { type Running, runCli, startServer } from '../support/cli.js';
+import { serveDetailsFixture } from '../support/details-fixture.js';
 import { fixturePath, repositoryPath } from '../support/paths.js';
 import { requirePostgres, TEST_DATABASE_URL } from '../support/services.js';
 import { writeBaseline, writeDelta } from '../support/upstream.js';
@@ -43,6 +49,27 @@ async function until(check: () => Promise<boolean>, ms = 5000): Promise<number> 
   }
   return Date.now() - started;
 }
+
+const quiet = { info() {}, warn() {} };
+
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
+/** What the process holds after a full collection: the JS heap and buffers. */
+function heldBytes(): number {
+  collectGarbage();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
+}
+
+/** Everything a request can read of a record. */
+const served = (snapshot: Snapshot, position: number) => {
+  const entry = snapshot.entryAt(position);
+  const { record, published, modified, summary, details } = entry;
+  const { severity, kev, cweStarts, cweOf, cweNames } = snapshot.table;
+  const cwes = [...cweOf.subarray(cweStarts[position], cweStarts[position + 1])].map((code) => cweNames[code]);
+  return { ...record, published, modified, summary, details, severity: severity[position], kev: kev[position], cwes };
+};
 
 const projectOf = async (server: Running, id: string) => {
   const response = await fetch(`${server.baseUrl}/api/v1/cve-records/${id}`);
@@ -78,21 +105,26 @@ describe('PostgreSQL source', () => {
       expect(
         (await admin.query(`SELECT count(*)::int AS n, max(char_length(project))::int AS longest FROM ${other}.cve_records`)).rows[0],
       ).toEqual({ n: catalog.records.length, longest });
-      // What a replica reads back is what was imported, to the millisecond of each record's last change.
-      const client = new pg.Client({ connectionString: fullUrl });
-      await client.connect();
+      // What a replica serves is what was imported, to the millisecond of each record's last change, and
+      // details too, whatever order jsonb keeps their keys in: the same records give the same dataset version.
+      const source = postgresSource(fullUrl, quiet);
       try {
-        const loaded = new Map((await loadCatalog(client)).records.map((record) => [record.id, record]));
-        expect(catalog.records.some((record) => record.modified !== undefined)).toBe(true);
-        expect(catalog.records.filter((record) => loaded.get(record.id)?.modified !== record.modified).map((r) => r.id)).toEqual([]);
-        // Details too, whatever order jsonb keeps their keys in: the same records give the same dataset version.
-        expect(catalog.records.some((record) => record.details !== undefined)).toBe(true);
-        const changed = catalog.records.filter((record) => stableJson(loaded.get(record.id)?.details) !== stableJson(record.details));
-        expect(changed.map((r) => r.id)).toEqual([]);
-        const fromDatabase = createSnapshot({ lastVerified: catalog.lastVerified, records: [...loaded.values()] });
-        expect(fromDatabase.version).toBe(createSnapshot(catalog).version);
+        const before = heldBytes();
+        const fromDatabase = await source.load();
+        // The details stay in the source's file, not in the process: what the snapshot holds on the heap
+        // and in buffers is a small part of them (they were in one buffer before).
+        const detailsBytes = catalog.records.reduce((sum, record) => sum + JSON.stringify(record.details ?? null).length, 0);
+        expect(detailsBytes).toBeGreaterThan(20_000_000);
+        expect(heldBytes() - before).toBeLessThan(detailsBytes / 5);
+        const fromJson = createSnapshot(catalog);
+        expect(catalog.records.some((record) => record.modified !== undefined && record.details !== undefined)).toBe(true);
+        expect(fromDatabase.version).toBe(fromJson.version);
+        const differing = fromJson.table.ids.filter(
+          (_, position) => !isDeepStrictEqual(served(fromDatabase, position), served(fromJson, position)),
+        );
+        expect(differing).toEqual([]);
       } finally {
-        await client.end();
+        await source.close();
       }
     } finally {
       await admin.query(`DROP SCHEMA ${other} CASCADE`);
@@ -165,3 +197,74 @@ describe('PostgreSQL source', () => {
     expect((await fetch(`${fallback.baseUrl}/api/v1/cve-records/CVE-2023-5365`)).status).toBe(200);
   });
 });
+
+describe('details served from PostgreSQL', () => {
+  it('answer as the JSON catalog does, read from a temporary file that is never seen and is closed with the source', async () => {
+    const fixture = await serveDetailsFixture();
+    const other = `${schema}_details`;
+    const detailsUrl = `${BASE_URL}?options=${encodeURIComponent(`-c search_path=${other}`)}`;
+    const tmp = mkdtempSync(join(tmpdir(), 'texts-'));
+    const savedTmpdir = process.env.TMPDIR;
+    await admin.query(`CREATE SCHEMA ${other}`);
+    try {
+      await migrate(detailsUrl);
+      await upsertCatalog(detailsUrl, fixture.catalog);
+      process.env.TMPDIR = tmp;
+      const source = postgresSource(detailsUrl, quiet);
+      const app = await buildTestApp({ snapshot: await source.load() });
+      try {
+        // The file is unlinked as soon as it is open: nothing to clean up, whatever happens to the process.
+        expect(readdirSync(tmp)).toEqual([]);
+        expect(openFilesIn(tmp)).toHaveLength(1);
+        const json = fixture.apps.json;
+        const answers = async (request: InjectOptions | string) => {
+          const [expected, actual] = await Promise.all([json.inject(request), app.inject(request)]);
+          return { expected: [expected.statusCode, expected.json()], actual: [actual.statusCode, actual.json()] };
+        };
+        const ids = fixture.catalog.records.map((record) => record.id);
+        for (const id of ids) {
+          const { expected, actual } = await answers(`/api/v1/cve-records/${id}/details`);
+          expect(actual, id).toEqual(expected);
+        }
+        const batch = await answers({ method: 'POST', url: '/api/v1/cve-records/details/batch', payload: { recordIds: ids.slice(0, 50) } });
+        expect(batch.actual).toEqual(batch.expected);
+        for (const query of [
+          'severity=critical',
+          'severity=high',
+          'kev=true',
+          'kev=false',
+          'cwe=CWE-264',
+          'cwe=cwe-787',
+          'published_since=2024-01-01',
+        ]) {
+          const { expected, actual } = await answers(`/api/v1/cve-records?${query}&limit=100`);
+          expect((expected[1] as { records: unknown[] }).records.length, query).toBeGreaterThan(0);
+          expect(actual, query).toEqual(expected);
+        }
+      } finally {
+        await app.close();
+        await source.close();
+      }
+      expect(openFilesIn(tmp)).toEqual([]);
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      if (savedTmpdir === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = savedTmpdir;
+      await fixture.close();
+      rmSync(tmp, { recursive: true, force: true });
+      await admin.query(`DROP SCHEMA ${other} CASCADE`);
+    }
+  });
+});
+
+/** The files under a directory this process has open (Linux names each descriptor's file in /proc/self/fd). */
+function openFilesIn(dir: string): string[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      return target.startsWith(`${dir}/`) ? [target] : [];
+    } catch {
+      return []; // closed meanwhile (the descriptor readdir itself used)
+    }
+  });
+}

@@ -5,6 +5,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { CatalogFile } from '../../src/contract/index.js';
 import { writeCatalogFile } from '../../src/import/catalog-writer.js';
 import { importRecords } from '../../src/import/importer.js';
 import { readInputs } from '../../src/import/inputs.js';
@@ -22,6 +23,8 @@ export const UNPUBLISHED = 'CVE-2025-0001';
 export interface DetailsFixture {
   /** The CVE JSON 5 source records. */
   readonly sources: Json[];
+  /** The catalog the importer made of them. */
+  readonly catalog: CatalogFile;
   /** The same catalog served from a JSON catalog and from a snapshot file. */
   readonly apps: { readonly json: FastifyInstance; readonly snapshot: FastifyInstance };
   close(): Promise<void>;
@@ -43,6 +46,7 @@ export async function serveDetailsFixture(): Promise<DetailsFixture> {
   };
   return {
     sources,
+    catalog,
     apps,
     async close() {
       await Promise.all(Object.values(apps).map((app) => app.close()));

@@ -1,7 +1,7 @@
-// PostgreSQL as the source of record for every replica: migrate, upsert an import in one transaction,
-// load the whole table as a catalog.
+// PostgreSQL as the source of record for every replica: connect, migrate, upsert an import in one
+// transaction. Replicas read the table with table-snapshot.ts.
 import pg from 'pg';
-import type { CatalogFile, CatalogRecord, RecordDetails } from '../../contract/index.js';
+import type { CatalogFile, CatalogRecord } from '../../contract/index.js';
 import { MIGRATIONS } from './schema.js';
 
 export class DatabaseError extends Error {}
@@ -103,29 +103,4 @@ export async function applyToDatabase(
       throw new DatabaseError(`import into PostgreSQL failed, nothing was changed: ${(error as Error).message}`);
     }
   });
-}
-
-/** The whole table as a catalog (validated by the caller like any other catalog). */
-export async function loadCatalog(client: pg.Client): Promise<CatalogFile> {
-  const [records, meta] = await Promise.all([
-    client.query<
-      CatalogRecord & { summary: string | null; published: string | null; modified: string | null; details: RecordDetails | null }
-    >(
-      `SELECT id, project, status, url, summary, details, to_char(published, 'YYYY-MM-DD') AS published,
-              to_char(modified AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS modified
-         FROM cve_records`,
-    ),
-    client.query<{ last_verified: string }>(`SELECT to_char(last_verified, 'YYYY-MM-DD') AS last_verified FROM cve_catalog`),
-  ]);
-  return {
-    // Before the first import the table is empty and has no verification date: today's, as migrate left it.
-    lastVerified: meta.rows[0]?.last_verified ?? new Date().toISOString().slice(0, 10),
-    records: records.rows.map(({ summary, published, modified, details, ...record }) => ({
-      ...record,
-      ...(summary === null ? {} : { summary }),
-      ...(published === null ? {} : { published }),
-      ...(modified === null ? {} : { modified }),
-      ...(details === null ? {} : { details }),
-    })),
-  };
 }

@@ -1,10 +1,14 @@
-// PostgreSQL as a source: the table is loaded whole, and one listening connection hears every change
-// (LISTEN/NOTIFY). If that connection drops, the service keeps serving its last snapshot and reconnects
-// with backoff; after a reconnect it reloads, since notifications sent meanwhile are lost.
+// PostgreSQL as a source: the table is loaded whole (its texts into a temporary file, table-snapshot.ts),
+// and one listening connection hears every change (LISTEN/NOTIFY). If that connection drops, the service
+// keeps serving its last snapshot and reconnects with backoff; after a reconnect it reloads, since
+// notifications sent meanwhile are lost.
 import type pg from 'pg';
-import { type CatalogSource, snapshotOfCatalog } from '../catalog-source.js';
-import { connect, DatabaseError, loadCatalog, withClient } from './database.js';
+import type { Snapshot } from '../../core/snapshot.js';
+import type { CatalogSource } from '../catalog-source.js';
+import type { TextFile } from '../text-file.js';
+import { connect, withClient } from './database.js';
 import { CHANGE_CHANNEL } from './schema.js';
+import { loadTableSnapshot } from './table-snapshot.js';
 
 export interface SourceLogger {
   info(object: object, message: string): void;
@@ -18,6 +22,10 @@ export function postgresSource(url: string, log: SourceLogger): CatalogSource {
   let closed = false;
   let failures = 0;
   let retry: NodeJS.Timeout | undefined;
+  // The temporary files of the snapshots loaded and not yet collected: closed when the source closes, by
+  // then no request reads them.
+  const files = new Set<TextFile>();
+  let latest: WeakRef<Snapshot> | undefined;
 
   const listen = async (changed: () => void): Promise<void> => {
     const client = connect(url);
@@ -55,18 +63,24 @@ export function postgresSource(url: string, log: SourceLogger): CatalogSource {
 
   return {
     name: 'PostgreSQL',
-    load: async () =>
-      snapshotOfCatalog(
-        'PostgreSQL',
-        await withClient(url, loadCatalog).catch((error: Error) => {
-          throw error instanceof DatabaseError ? error : new DatabaseError(`cannot read the records table: ${error.message}`);
-        }),
-      ),
+    load: async () => {
+      const { snapshot, file } = await withClient(url, (client) => loadTableSnapshot(client, files));
+      // A notification that changed nothing gives back the snapshot being served, and the new copy of its
+      // texts is freed at once rather than when the collector gets to it.
+      const previous = latest?.deref();
+      if (previous?.version === snapshot.version) {
+        file.close();
+        return previous;
+      }
+      latest = new WeakRef(snapshot);
+      return snapshot;
+    },
     watch: (changed) => void listen(changed),
     async close() {
       closed = true;
       clearTimeout(retry);
       await listener?.end().catch(() => {});
+      for (const file of files) file.close();
     },
   };
 }
