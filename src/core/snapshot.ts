@@ -4,6 +4,7 @@ import { type CatalogExport, exportSteps } from './catalog-export.js';
 import { type ChangeOrder, changeOrder } from './change-order.js';
 import { compareListingOrder } from './cve-id.js';
 import { Derived, derived } from './derived.js';
+import { detailsJson } from './details.js';
 import { FilterIndex } from './filter-index.js';
 import { type ProjectTable, projectTable } from './projects.js';
 import type { RecordEntry } from './record-entry.js';
@@ -32,6 +33,8 @@ export interface Snapshot {
   /** The record at a position, with its published date and summary. */
   entryAt(position: number): RecordEntry;
   get(id: string): RecordEntry | undefined;
+  /** The details of the record at a position as stored (JSON in the contract's field order), unparsed. */
+  detailsJson(position: number): string | undefined;
   /** The ranked-search structures, built on first use (or prepared in steps) and kept with the snapshot. */
   readonly search: Derived<SearchIndex>;
   /** The projects and their record counts, built on first use. */
@@ -73,7 +76,7 @@ export function createSnapshot(catalog: CatalogFile): Snapshot {
     table: recordTable(sorted),
     texts: memoryTexts(
       sorted.map((record) => record.summary),
-      sorted.map((record) => (record.details === undefined ? undefined : JSON.stringify(record.details))),
+      sorted.map((record) => (record.details === undefined ? undefined : detailsJson(record.details))),
     ),
     aliases: new Map((catalog.projects ?? []).map((project) => [project.name, project.aliases])),
     removed: catalog.removed,
@@ -123,6 +126,7 @@ export function assembleSnapshot(parts: SnapshotParts): Snapshot {
       const position = positions.get(id);
       return position === undefined ? undefined : entryAt(position);
     },
+    detailsJson: (position: number) => texts.details(position),
     search: new Derived(() => searchIndexSteps(table, texts, parts.aliases, parts.textIndex)),
     projects: derived(() => projectTable(table, parts.aliases)),
     removed,
