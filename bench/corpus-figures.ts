@@ -8,10 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
-import { buildCorpus } from './corpus.js';
+import { buildCorpus, publishedIds } from './corpus.js';
 import { type Load, load, memoryMb, runCli, type Server, serve, serveCatalog, table } from './support.js';
+import { ensureTools, PINNED, pinServer, rotatingPaths, unpinServer, type WrkLoad, wrkLoad } from './wrk.js';
 
 const CORPUS_SIZE = Number(process.env.BENCH_CORPUS_SIZE ?? 340_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** The record every get-one load asks for: in the embedded dataset and in the corpus (its first copy). */
 const RECORD_ID = 'CVE-2025-24530';
@@ -149,6 +151,55 @@ async function throughputRatios(snapshotFile: string, seconds: number): Promise<
   return [row('get one record', small.one, large.one), row('list, limit=20', small.list, large.list)];
 }
 
+/**
+ * Details get-one against plain get-one on the same server (issue 15), each over the same ids (every 16th
+ * published record of the sample: about 1,000 records of every age and size), loaded by wrk on its own core
+ * with the server pinned to the other, best of ROUNDS interleaved rounds. Plain records come from get-one's
+ * stored bytes; details are read from the snapshot file's text region on every request. A third case asks
+ * for every 2nd published record of the sample (about 8,600) in turn: details spread over more of the file.
+ */
+async function detailsThroughput(server: Server, seconds: number): Promise<Array<Record<string, string | number>>> {
+  ensureTools();
+  const ids = await publishedIds(CORPUS_SIZE, 16);
+  const wide = await publishedIds(CORPUS_SIZE, 2);
+  const scripts = {
+    plain: await rotatingPaths(ids.map((id) => `/api/v1/cve-records/${id}`)),
+    details: await rotatingPaths(ids.map((id) => `/api/v1/cve-records/${id}/details`)),
+    wide: await rotatingPaths(wide.map((id) => `/api/v1/cve-records/${id}/details`)),
+  };
+  const pid = server.child.pid!;
+  pinServer(pid);
+  const best: Partial<Record<keyof typeof scripts, WrkLoad>> = {};
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, script] of Object.entries(scripts) as Array<[keyof typeof scripts, string]>) {
+        const result = await wrkLoad(server.url, seconds, pid, script);
+        if (!best[name] || result.rps > best[name].rps) best[name] = result;
+      }
+    }
+  } finally {
+    unpinServer(pid);
+  }
+  const baseline = best.plain!;
+  const row = (name: string, r: WrkLoad, target?: number) => ({
+    case: name,
+    'req/s': Math.round(r.rps),
+    'p50 ms': r.p50,
+    'p99 ms': r.p99,
+    'req/s ratio to get-one': r.rps / baseline.rps,
+    'server CPU µs/req': r.cpuMicros,
+    'CPU ratio (get-one/this)': baseline.cpuMicros / r.cpuMicros,
+    target: target === undefined ? '' : `req/s >= ${target}`,
+    met: target === undefined ? '' : r.rps / baseline.rps >= target ? 'yes' : 'NO',
+    'non-2xx': r.non2xx,
+  });
+  return [
+    row(`get one record (${ids.length} ids in turn)`, baseline),
+    row("get one record's details (the same ids)", best.details!, 0.7),
+    row(`details of ${wide.length} ids in turn`, best.wide!),
+  ];
+}
+
 async function postgres(add: (row: Record<string, string | number>) => void, corpusPath: string): Promise<void> {
   const schema = 'bench_corpus';
   const admin = new pg.Client({ connectionString: DATABASE_URL });
@@ -206,7 +257,12 @@ export async function corpusSection(seconds: number): Promise<void> {
     check('start to first REST answer (s)', rest, 2);
     check('start to first /ask answer (s)', ask, 4);
     const latency = await askLatencies(server, 5);
-    check('resident memory, index built, after the queries (MB)', memoryMb(server.child.pid!, 'VmRSS'), 500);
+    const details = await detailsThroughput(server, seconds);
+    check(
+      'resident memory with details, index built, after the queries and the details load (MB)',
+      memoryMb(server.child.pid!, 'VmRSS'),
+      500,
+    );
     add({ measure: `/ask p50 (ms, ${latency.count} sequential requests over HTTP)`, value: latency.p50, target: '', met: '' });
     check('/ask p99 (ms)', latency.p99, 10);
     add({ measure: '/ask slowest (ms)', value: latency.max, target: '', met: '' });
@@ -235,6 +291,10 @@ export async function corpusSection(seconds: number): Promise<void> {
       `\n### The corpus: ${corpus.records.toLocaleString('en')} records (${corpus.published.toLocaleString('en')} published), a ${Math.round(corpus.bytes / 1e6)} MB release zip\n`,
     );
     console.log(table(rows));
+    console.log(
+      `\n#### Details against plain get-one, the same server (snapshot file, index built; wrk, 50 connections, best of ${ROUNDS} interleaved rounds${PINNED ? ', server on core 0, wrk on core 1' : ''})\n`,
+    );
+    console.log(table(details));
     console.log('\n#### Throughput at the corpus size against the embedded dataset (snapshot file, index built)\n');
     console.log(table(await throughputRatios(snapshot, seconds)));
     rows.length = 0;

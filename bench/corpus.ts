@@ -53,6 +53,18 @@ async function readSample(): Promise<SampleRecord[]> {
   return records.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+/**
+ * Ids of every `step`-th published record among the corpus's first `count` records, in id order: the
+ * sample's own ids, which the corpus's first copy keeps.
+ */
+export async function publishedIds(count: number, step: number): Promise<string[]> {
+  return (await readSample())
+    .slice(0, count)
+    .filter((record) => record.published)
+    .filter((_, i) => i % step === 0)
+    .map((record) => record.id);
+}
+
 /** The i-th record of the corpus: the sample's records in order, then again under new ids, and so on. */
 function corpusRecord(sample: readonly SampleRecord[], i: number): { name: string; source: SampleRecord; text: () => string } {
   const source = sample[i % sample.length]!;

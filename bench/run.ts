@@ -8,7 +8,7 @@ import type autocannon from 'autocannon';
 import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
 import { SAMPLE_ZIP } from './corpus.js';
 import { corpusSection } from './corpus-figures.js';
-import { type Load, load, runCli, serveCatalog, spawnServer, table, untilLine } from './support.js';
+import { type Load, load, runCli, type Server, serveCatalog, spawnServer, table, untilLine } from './support.js';
 import { syncSection } from './sync-figures.js';
 import { syntheticRecord, writeSyntheticCatalog } from './synthetic-catalog.js';
 import { ensureTools, PINNED, pinServer, staticNginx, type WrkLoad, wrkLoad } from './wrk.js';
@@ -196,43 +196,80 @@ async function importSample(): Promise<void> {
   console.log(table([{ 'exit code': code, seconds, target: '<= 15', met: seconds <= 15 ? 'yes' : 'NO' }]));
 }
 
-async function deepPages(): Promise<void> {
-  const file = join(await mkdtemp(join(tmpdir(), 'bench-')), 'catalog-100k.json');
-  await writeSyntheticCatalog(file, 100_000);
-  const service = await serveCatalog(file);
-  // Walk to the cursor of page 1000 the way a client does.
+/**
+ * Page 1 and page 1000 of a list on one server, the cursor of page 1000 walked to the way a client does;
+ * loaded by wrk on its own core, best of ROUNDS interleaved rounds, page 1 being the baseline.
+ */
+async function firstAndThousandthPage(service: Server, query: string): Promise<{ first: WrkLoad; deep: WrkLoad }> {
+  const path = `/api/v1/cve-records?${query}`;
   let cursor = '';
   for (let page = 1; page < 1000; page++) {
-    const response = await fetch(`${service.url}/api/v1/cve-records?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    cursor = ((await response.json()) as { pagination: { nextCursor: string } }).pagination.nextCursor;
+    const response = await fetch(`${service.url}${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const next = ((await response.json()) as { pagination: { nextCursor: string | null } }).pagination.nextCursor;
+    if (next === null) throw new Error(`${path} has fewer than 1000 pages`);
+    cursor = next;
   }
-  const first = await load(`${service.url}/api/v1/cve-records?limit=100`, SECONDS, service);
-  const deep = await load(`${service.url}/api/v1/cve-records?limit=100&cursor=${encodeURIComponent(cursor)}`, SECONDS, service);
-  await service.stop();
+  pinServer(service.child.pid!);
+  const cases = {
+    first: () => wrkLoad(`${service.url}${path}`, SECONDS, service.child.pid!),
+    deep: () => wrkLoad(`${service.url}${path}&cursor=${encodeURIComponent(cursor)}`, SECONDS, service.child.pid!),
+  };
+  const best: Partial<Record<keyof typeof cases, WrkLoad>> = {};
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, run] of Object.entries(cases) as Array<[keyof typeof cases, () => Promise<WrkLoad>]>) {
+      const result = await run();
+      if (!best[name] || result.rps > best[name].rps) best[name] = result;
+    }
+  }
+  return best as { first: WrkLoad; deep: WrkLoad };
+}
+
+function printPages(title: string, { first, deep }: { first: WrkLoad; deep: WrkLoad }): void {
+  const row = (page: number, r: WrkLoad) => ({
+    page,
+    'req/s': Math.round(r.rps),
+    'p50 ms': r.p50,
+    'p99 ms': r.p99,
+    'server CPU µs/req': r.cpuMicros,
+    'non-2xx': r.non2xx,
+  });
   const ratio = deep.rps / first.rps;
-  console.log('\n### Deep pages: page 1000 of a 100,000-record catalog, limit=100\n');
+  console.log(`\n### Deep pages: ${title} (wrk, 50 connections, best of ${ROUNDS} interleaved rounds)\n`);
+  console.log(table([row(1, first), row(1000, deep)]));
   console.log(
-    table([
-      {
-        page: 1,
-        'req/s': Math.round(first.rps),
-        'p50 ms': first.p50,
-        'p99 ms': first.p99,
-        'server CPU µs/req': first.cpuMicros,
-        errors: first.non2xx,
-      },
-      {
-        page: 1000,
-        'req/s': Math.round(deep.rps),
-        'p50 ms': deep.p50,
-        'p99 ms': deep.p99,
-        'server CPU µs/req': deep.cpuMicros,
-        errors: deep.non2xx,
-      },
-    ]),
+    `\npage 1000 / page 1 throughput: ${ratio.toFixed(3)}, CPU per request ${(first.cpuMicros / deep.cpuMicros).toFixed(3)} (target: within 10%, i.e. >= 0.9): ${ratio >= 0.9 ? 'met' : 'NOT met'}`,
   );
-  console.log(
-    `\npage 1000 / page 1 throughput: ${ratio.toFixed(3)} (target: within 10%, i.e. >= 0.9): ${ratio >= 0.9 ? 'met' : 'NOT met'}`,
+}
+
+/**
+ * Page 1000 against page 1: of a 100,000-record catalog at limit=100, and (issue 15) of the filter
+ * `severity=critical&kev=true` on a 340,000-record catalog with details, where one record in twelve is
+ * critical and in KEV (synthetic-catalog.ts): about 27,000 records, so limit=20 (the default page size)
+ * for 1,000 pages. The filter walks the shorter of its two lists and checks the other filter per record.
+ */
+async function deepPages(): Promise<void> {
+  ensureTools();
+  const dir = await mkdtemp(join(tmpdir(), 'bench-'));
+  const plain = join(dir, 'catalog-100k.json');
+  await writeSyntheticCatalog(plain, 100_000);
+  let service = await serveCatalog(plain);
+  const unfiltered = await firstAndThousandthPage(service, 'limit=100');
+  await service.stop();
+  printPages('page 1000 of a 100,000-record catalog, limit=100', unfiltered);
+
+  const withDetails = join(dir, 'catalog-340k-details.json');
+  await writeSyntheticCatalog(withDetails, THROUGHPUT_RECORDS, { details: true });
+  service = await serveCatalog(withDetails);
+  const filtered = await firstAndThousandthPage(service, 'severity=critical&kev=true&limit=20');
+  const total = (
+    (await (await fetch(`${service.url}/api/v1/cve-records?severity=critical&kev=true&limit=1`)).json()) as {
+      pagination: { total: number };
+    }
+  ).pagination.total;
+  await service.stop();
+  printPages(
+    `severity=critical&kev=true, limit=20, on ${THROUGHPUT_RECORDS.toLocaleString('en')} records with details (${total.toLocaleString('en')} match)`,
+    filtered,
   );
 }
 

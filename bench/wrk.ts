@@ -42,6 +42,11 @@ export function pinServer(pid: number): void {
   if (PINNED) execFileSync('taskset', ['-a', '-pc', '0', String(pid)], { stdio: 'ignore' });
 }
 
+/** Lets a pinned process run on every core again. */
+export function unpinServer(pid: number): void {
+  if (PINNED) execFileSync('taskset', ['-a', '-pc', `0-${cpus().length - 1}`, String(pid)], { stdio: 'ignore' });
+}
+
 /** Milliseconds from wrk's `1.23ms`, `456.00us`, `1.02s`. */
 function millis(text: string): number {
   const match = /^([\d.]+)(us|ms|s)$/.exec(text);
@@ -50,8 +55,8 @@ function millis(text: string): number {
   return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
 }
 
-function runWrk(url: string, seconds: number): Promise<string> {
-  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', url];
+function runWrk(url: string, seconds: number, script?: string): Promise<string> {
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', ...(script ? ['-s', script] : []), url];
   const [command, argv] = PINNED ? ['taskset', ['-c', '1', 'wrk', ...args]] : ['wrk', args];
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv as string[], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -61,11 +66,28 @@ function runWrk(url: string, seconds: number): Promise<string> {
   });
 }
 
-/** One warm-up second, then `seconds` of load at 50 connections; the server's CPU from /proc. */
-export async function wrkLoad(url: string, seconds: number, pid: number): Promise<WrkLoad> {
-  await runWrk(url, 1);
+/**
+ * A wrk script asking for `paths` in turn, so a load spreads over many records instead of one (whose size
+ * may be anything but typical).
+ */
+export async function rotatingPaths(paths: readonly string[]): Promise<string> {
+  const script = join(await mkdtemp(join(tmpdir(), 'bench-wrk-')), 'paths.lua');
+  await writeFile(
+    script,
+    `local paths = {${paths.map((path) => JSON.stringify(path)).join(',')}}\nlocal i = 0\n` +
+      'request = function()\n  i = i % #paths + 1\n  return wrk.format(nil, paths[i])\nend\n',
+  );
+  return script;
+}
+
+/**
+ * One warm-up second, then `seconds` of load at 50 connections; the server's CPU from /proc. With a
+ * `script` (rotatingPaths), its paths on `url`'s server.
+ */
+export async function wrkLoad(url: string, seconds: number, pid: number, script?: string): Promise<WrkLoad> {
+  await runWrk(url, 1, script);
   const cpuBefore = cpuSeconds(pid);
-  const output = await runWrk(url, seconds);
+  const output = await runWrk(url, seconds, script);
   const cpu = cpuSeconds(pid) - cpuBefore;
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
   const total = Number(/(\d+) requests in/.exec(output)?.[1]);

@@ -4,13 +4,13 @@ import { type CatalogExport, exportSteps } from './catalog-export.js';
 import { type ChangeOrder, changeOrder } from './change-order.js';
 import { compareListingOrder } from './cve-id.js';
 import { Derived, derived } from './derived.js';
+import { detailsJson } from './details.js';
 import { FilterIndex } from './filter-index.js';
 import { type ProjectTable, projectTable } from './projects.js';
 import type { RecordEntry } from './record-entry.js';
 import { modifiedAt, publishedAt, type RecordTable, recordAt, recordTable, tableRecord } from './record-table.js';
 import { type SearchIndex, searchIndexSteps } from './search/search-index.js';
 import type { TextIndexData } from './search/text-index.js';
-import { stableJson } from './stable-json.js';
 import { memoryTexts, type TextStore } from './text-store.js';
 
 export type { ListFilters, RecordEntry } from './record-entry.js';
@@ -32,6 +32,8 @@ export interface Snapshot {
   /** The record at a position, with its published date and summary. */
   entryAt(position: number): RecordEntry;
   get(id: string): RecordEntry | undefined;
+  /** The details of the record at a position as stored (JSON in the contract's field order), unparsed. */
+  detailsJson(position: number): string | undefined;
   /** The ranked-search structures, built on first use (or prepared in steps) and kept with the snapshot. */
   readonly search: Derived<SearchIndex>;
   /** The projects and their record counts, built on first use. */
@@ -73,7 +75,7 @@ export function createSnapshot(catalog: CatalogFile): Snapshot {
     table: recordTable(sorted.map(tableRecord)),
     texts: memoryTexts(
       sorted.map((record) => record.summary),
-      sorted.map((record) => (record.details === undefined ? undefined : JSON.stringify(record.details))),
+      sorted.map((record) => (record.details === undefined ? undefined : detailsJson(record.details))),
     ),
     aliases: new Map((catalog.projects ?? []).map((project) => [project.name, project.aliases])),
     removed: catalog.removed,
@@ -123,6 +125,7 @@ export function assembleSnapshot(parts: SnapshotParts): Snapshot {
       const position = positions.get(id);
       return position === undefined ? undefined : entryAt(position);
     },
+    detailsJson: (position: number) => texts.details(position),
     search: new Derived(() => searchIndexSteps(table, texts, parts.aliases, parts.textIndex)),
     projects: derived(() => projectTable(table, parts.aliases)),
     removed,
@@ -161,7 +164,10 @@ export class ContentHash {
     this.#hash = createHash('sha256').update(lastVerified);
   }
 
-  /** One record's fields, and its details as stableJson writes them (jsonb keeps its keys in its own order). */
+  /**
+   * One record's fields, and its details as detailsJson writes them: the contract's field order, whatever
+   * order a source kept the keys in (jsonb keeps its own), so equal details hash alike from every source.
+   */
   add(r: HashedFields, details: string | undefined): void {
     const fields = [r.id, r.project, r.status, r.url, r.summary ?? null, r.published ?? null, r.modified ?? null];
     // Hashed only where present, so catalogs without them keep the versions they had.
@@ -180,7 +186,7 @@ export class ContentHash {
 /** The content hash of a catalog, from every field a record has, in listing order, and its removals. */
 export function contentVersion(lastVerified: string, sorted: readonly CatalogRecord[], removed: readonly CatalogRemoval[] = []): string {
   const hash = new ContentHash(lastVerified);
-  for (const r of sorted) hash.add(r, r.details === undefined ? undefined : stableJson(r.details));
+  for (const r of sorted) hash.add(r, r.details === undefined ? undefined : detailsJson(r.details));
   return hash.version(removed);
 }
 

@@ -18,14 +18,21 @@ export interface TextColumn {
 
 /** Lays texts out one after the other from `start`; returns where each is and where the last one ends. */
 export function layOutTexts(texts: readonly (string | undefined)[], start = 0): { column: TextColumn; end: number } {
-  const offset = new Float64Array(texts.length);
-  const length = new Uint32Array(texts.length);
+  return layOutBytes(
+    texts.map((text) => (text === undefined ? -1 : Buffer.byteLength(text))),
+    start,
+  );
+}
+
+/** Lays out texts of these byte lengths (-1 for none) one after the other from `start`, as layOutTexts does. */
+export function layOutBytes(lengths: readonly number[], start = 0): { column: TextColumn; end: number } {
+  const offset = new Float64Array(lengths.length);
+  const length = new Uint32Array(lengths.length);
   let end = start;
-  texts.forEach((text, position) => {
-    const bytes = text === undefined ? 0 : Buffer.byteLength(text);
-    offset[position] = text === undefined ? -1 : end;
-    length[position] = bytes;
-    end += bytes;
+  lengths.forEach((bytes, position) => {
+    offset[position] = bytes < 0 ? -1 : end;
+    length[position] = Math.max(bytes, 0);
+    end += Math.max(bytes, 0);
   });
   return { column: { offset, length }, end };
 }

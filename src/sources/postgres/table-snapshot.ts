@@ -6,9 +6,9 @@
 import { writeSync } from 'node:fs';
 import type pg from 'pg';
 import type { RecordDetails } from '../../contract/index.js';
+import { detailsJson } from '../../core/details.js';
 import { type DetailFilters, detailFilters, recordTable, type TableRecord } from '../../core/record-table.js';
 import { assembleSnapshot, ContentHash, inListingOrder, type Snapshot } from '../../core/snapshot.js';
-import { stableJson } from '../../core/stable-json.js';
 import { layOutTexts, type TextColumn } from '../../core/text-store.js';
 import { CatalogError } from '../catalog-file.js';
 import { type CatalogProblem, recordProblems } from '../catalog-validation.js';
@@ -50,7 +50,7 @@ export async function loadTableSnapshot(client: pg.Client, files: Set<TextFile>)
     const details = { offset: Float64Array.from(sorted, (r) => r.detailsAt), length: Uint32Array.from(sorted, (r) => r.detailsBytes) };
     const texts = file.texts(0, summaries, details);
     // The version every source gives the same records: their fields and details in listing order, the
-    // details as written (stableJson), read back from the file.
+    // details as written (detailsJson, which the details answer sends as stored), read back from the file.
     const hash = new ContentHash(lastVerified);
     for (let position = 0; position < sorted.length; position++) {
       if (position % HASH_STEP === HASH_STEP - 1) await new Promise((resolve) => setImmediate(resolve));
@@ -121,7 +121,7 @@ async function readTable(
         if (problems.length > before) continue;
         // What stays in memory of the row: its own short fields and its filter columns, not its texts.
         read.push({ ...(own as Omit<TableRecord, 'filters'>), filters: keptFilters(filterSets, detailFilters(details)) });
-        texts.push(summary ?? undefined, details === undefined ? undefined : stableJson(details));
+        texts.push(summary ?? undefined, details === undefined ? undefined : detailsJson(details));
       }
       const laidOut = layOutTexts(texts, end);
       writeAll(file, texts, laidOut.column, end, laidOut.end);
