@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 export const BIN = fileURLToPath(new URL('../bin/cve-records.js', import.meta.url));
+/** The Node flags the service runs with, from its program's first line, so the benchmarks measure the service as run. */
+export const NODE_FLAGS = /^#!.*\bnode\b(.*)$/m.exec(readFileSync(BIN, 'utf8'))![1]!.trim().split(/\s+/).filter(Boolean);
 
 export interface Server {
   url: string;
@@ -60,7 +62,7 @@ export function untilLine(server: Server, pattern: RegExp): Promise<void> {
 /** The service on a free port, the limit out of the way, with the given options. */
 export function serve(args: string[]): Promise<Server> {
   // Request logging stays on (info, one line per request): it is part of what the service costs.
-  return spawnServer([BIN, 'serve', '--port', '0', '--rate-limit-max', '1000000', '--cursor-secret', 'bench', ...args]);
+  return spawnServer([...NODE_FLAGS, BIN, 'serve', '--port', '0', '--rate-limit-max', '1000000', '--cursor-secret', 'bench', ...args]);
 }
 
 export function serveCatalog(records: string, extra: string[] = []): Promise<Server> {
@@ -82,7 +84,7 @@ export function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
 /** Runs the CLI to its end (an error unless it exits 0), sampling its peak resident memory every 20 ms. */
 export async function runCli(args: string[]): Promise<Run> {
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));

@@ -4,7 +4,7 @@ import { type CatalogExport, exportSteps } from './catalog-export.js';
 import { type ChangeOrder, changeOrder } from './change-order.js';
 import { compareListingOrder } from './cve-id.js';
 import { Derived, derived } from './derived.js';
-import { detailsJson } from './details.js';
+import { detailsJson } from './details-json.js';
 import { FilterIndex } from './filter-index.js';
 import { type ProjectTable, projectTable } from './projects.js';
 import type { RecordEntry } from './record-entry.js';

@@ -3,7 +3,7 @@
 // fraction of a second whatever its size.
 import { open } from 'node:fs/promises';
 import type { CatalogFile, CatalogRecord } from '../contract/index.js';
-import { detailsJson } from '../core/details.js';
+import { detailsJson } from '../core/details-json.js';
 import { recordTable, tableRecord } from '../core/record-table.js';
 import { textIndexSteps } from '../core/search/text-index.js';
 import { contentVersion, inListingOrder } from '../core/snapshot.js';

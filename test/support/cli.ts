@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { delimiter, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/cve-records.js', import.meta.url));
@@ -10,10 +11,16 @@ export interface Running {
   stop: () => Promise<number | null>;
 }
 
-/** Starts `cve-records serve` on a free port and resolves once it listens. */
-export function startServer(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Running> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
-    env: { ...process.env, ...env },
+/**
+ * Starts `cve-records serve` on a free port and resolves once it listens: with this test's Node, or, as
+ * `asProgram`, by running the program file itself as operators do (its first line names Node and its flags).
+ */
+export function startServer(args: string[] = [], env: NodeJS.ProcessEnv = {}, { asProgram = false } = {}): Promise<Running> {
+  const serveArgs = ['serve', '--port', '0', ...args];
+  // The program finds `node` on the PATH: this test's own comes first.
+  const path = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
+  const child = spawn(asProgram ? BIN : process.execPath, asProgram ? serveArgs : [BIN, ...serveArgs], {
+    env: { ...process.env, ...(asProgram ? { PATH: path } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,17 @@ describe('cve-records CLI', () => {
     expect(code).toBe(1);
     expect(stderr).toContain(file);
     expect(stderr).toContain('/records/0/status (CVE-2024-1)');
+  });
+
+  it('caps the young generation when run as a program (npx cve-records, npm start), as docs/PERFORMANCE.md measured', async () => {
+    const server = await startServer([], {}, { asProgram: true });
+    try {
+      expect((await request(`${server.baseUrl}/api/v1/health`)).statusCode).toBe(200);
+      const commandLine = readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8').split('\0');
+      expect(commandLine).toContain('--max-semi-space-size=8');
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
   });
 
   it('serves the embedded dataset, configured from the environment, and stops on SIGTERM', async () => {

@@ -6,7 +6,7 @@
 import { writeSync } from 'node:fs';
 import type pg from 'pg';
 import type { RecordDetails } from '../../contract/index.js';
-import { detailsJson } from '../../core/details.js';
+import { detailsJson } from '../../core/details-json.js';
 import { type DetailFilters, detailFilters, recordTable, type TableRecord } from '../../core/record-table.js';
 import { assembleSnapshot, ContentHash, inListingOrder, type Snapshot } from '../../core/snapshot.js';
 import { layOutTexts, type TextColumn } from '../../core/text-store.js';
