@@ -1,7 +1,8 @@
 // A record with its details (CveRecordDetails), one or a batch: the record's own fields, when it last
 // changed, its highest severity, and what its CVE JSON 5 record says (read from the snapshot's text
 // store when asked for).
-import { type CveRecordDetails, type DetailsBatchResponse, NO_DETAILS, RecordDetails, SEVERITIES } from '../contract/index.js';
+import { type CveRecordDetails, type DetailsBatchResponse, NO_DETAILS, SEVERITIES } from '../contract/index.js';
+import { detailsJson } from './details-json.js';
 import type { RecordEntry } from './record-entry.js';
 import { modifiedAt, recordAt } from './record-table.js';
 import { highestSeverity, NO_SEVERITY } from './severity.js';
@@ -22,31 +23,6 @@ export function batchGetDetails(snapshot: Snapshot, ids: readonly string[]): Det
     else missing.push(id);
   }
   return { records, missing };
-}
-
-interface ObjectShape {
-  readonly properties?: Readonly<Record<string, ObjectShape>>;
-  readonly items?: ObjectShape;
-}
-
-/** A value as JSON with its object properties in the order its schema lists them, and only those. */
-function orderedJson(schema: ObjectShape, value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((item) => orderedJson(schema.items!, item)).join(',')}]`;
-  const fields: string[] = [];
-  for (const [key, property] of Object.entries(schema.properties!)) {
-    const field = (value as Record<string, unknown>)[key];
-    if (field !== undefined) fields.push(`${JSON.stringify(key)}:${orderedJson(property, field)}`);
-  }
-  return `{${fields.join(',')}}`;
-}
-
-/**
- * A record's details as a text store keeps them: JSON in the contract's field order, however the catalog
- * ordered them (PostgreSQL's jsonb reorders keys), so detailsBody can send the stored text as it is.
- */
-export function detailsJson(details: RecordDetails): string {
-  return orderedJson(RecordDetails as ObjectShape, details);
 }
 
 const NO_DETAILS_JSON = detailsJson(NO_DETAILS);
