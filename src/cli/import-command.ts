@@ -78,7 +78,16 @@ export async function runImport(args: string[], env: NodeJS.ProcessEnv): Promise
   });
   progress.done(result.read);
 
-  const invalid = findCatalogProblems(result.catalog);
+  try {
+    return await writeImport(result, outs, database, values.strict === true);
+  } finally {
+    result.details.close();
+  }
+}
+
+/** Checks the imported catalog and writes it to every target; returns the exit code. */
+async function writeImport(result: ImportResult, outs: readonly string[], database: string | undefined, strict: boolean): Promise<number> {
+  const invalid = findCatalogProblems(result.catalog, result.details);
   if (invalid.length > 0) {
     // The mapping should make this impossible; refusing to write is better than a catalog the server refuses.
     process.stderr.write(
@@ -92,18 +101,18 @@ export async function runImport(args: string[], env: NodeJS.ProcessEnv): Promise
     process.stdout.write(summary(result, ['nothing (no input could be read)']));
     return 1;
   }
-  if (values.strict && bad > 0) {
+  if (strict && bad > 0) {
     // --strict promises a catalog only from clean input: the old catalog (and a server watching it) stays.
     process.stdout.write(summary(result, ['nothing (--strict, and some input was bad)']));
     return 1;
   }
   const written: string[] = [];
   for (const out of outs) {
-    const bytes = await writeCatalogFile(out, result.catalog);
+    const bytes = await writeCatalogFile(out, result.catalog, { details: result.details });
     written.push(`${out} (${bytes} bytes)`);
   }
   if (database) {
-    await upsertCatalog(database, result.catalog);
+    await upsertCatalog(database, result.catalog, result.details);
     written.push('PostgreSQL (one transaction)');
   }
   process.stdout.write(summary(result, written));

@@ -1,5 +1,6 @@
-// Details as JSON text in one canonical form: the contract's field order. Text stores keep them so, the
-// details answer sends them as stored, and the dataset version hashes them so, whichever source they came from.
+// A record's details as text stores keep them (a snapshot file, PostgreSQL's load, an import's temporary
+// file) and as the content hash reads them: JSON in the contract's field order, whatever order the object
+// holds its keys in. A file of its own: the snapshot uses it, and details.ts uses the snapshot.
 import { RecordDetails } from '../contract/index.js';
 
 interface ObjectShape {

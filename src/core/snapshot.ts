@@ -69,14 +69,15 @@ export interface SnapshotParts {
 /** A snapshot of a catalog read whole (a JSON file, a database table). */
 export function createSnapshot(catalog: CatalogFile): Snapshot {
   const sorted = inListingOrder(catalog.records);
+  const texts = memoryTexts(
+    sorted.map((record) => record.summary),
+    sorted.map((record) => (record.details === undefined ? undefined : detailsJson(record.details))),
+  );
   return assembleSnapshot({
-    version: contentVersion(catalog.lastVerified, sorted, catalog.removed),
+    version: contentVersion(catalog.lastVerified, sorted, texts.details, catalog.removed),
     lastVerified: catalog.lastVerified,
     table: recordTable(sorted.map(tableRecord)),
-    texts: memoryTexts(
-      sorted.map((record) => record.summary),
-      sorted.map((record) => (record.details === undefined ? undefined : detailsJson(record.details))),
-    ),
+    texts,
     aliases: new Map((catalog.projects ?? []).map((project) => [project.name, project.aliases])),
     removed: catalog.removed,
   });
@@ -183,10 +184,20 @@ export class ContentHash {
   }
 }
 
-/** The content hash of a catalog, from every field a record has, in listing order, and its removals. */
-export function contentVersion(lastVerified: string, sorted: readonly CatalogRecord[], removed: readonly CatalogRemoval[] = []): string {
+/**
+ * The content hash of a catalog, from every field a record has, in listing order, and its removals; `details`
+ * gives the details text (detailsJson) of the record at a position of `sorted`.
+ */
+export function contentVersion(
+  lastVerified: string,
+  sorted: readonly HashedFields[],
+  details: (position: number) => string | undefined,
+  removed: readonly CatalogRemoval[] = [],
+): string {
   const hash = new ContentHash(lastVerified);
-  for (const r of sorted) hash.add(r, r.details === undefined ? undefined : detailsJson(r.details));
+  sorted.forEach((r, position) => {
+    hash.add(r, details(position));
+  });
   return hash.version(removed);
 }
 

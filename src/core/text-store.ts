@@ -1,7 +1,7 @@
 // Where a snapshot's longer texts are: summaries and details (as JSON) are read when a request needs
 // them rather than kept as hundreds of thousands of strings or objects. A catalog read from JSON keeps
 // summaries as strings and details packed in one buffer, off the JS heap; a snapshot file, and the
-// temporary file a PostgreSQL load writes, are read on demand (sources/text-file.ts).
+// temporary file a PostgreSQL load writes, are read on demand (text-file.ts).
 
 export interface TextStore {
   /** The summary of the record at a position, when it has one. */

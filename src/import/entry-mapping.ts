@@ -1,7 +1,12 @@
 // One input entry to its outcome: the mapped record, or the reason it is skipped. The same function runs
 // in the importer's worker threads and, with no workers, in the importer itself.
-import { type MappedRecord, type MapWarning, mapCveRecord } from './cve-json5.js';
+import type { CatalogRecord } from '../contract/index.js';
+import { detailsJson } from '../core/details-json.js';
+import { detailFilters } from '../core/record-table.js';
+import { type MapWarning, mapCveRecord } from './cve-json5.js';
+import type { DetailsText } from './details-spool.js';
 import type { InputEntry } from './inputs.js';
+import type { ProjectName } from './project-naming.js';
 import { unpackText } from './zip-entries.js';
 
 export const SKIP_CATEGORIES = [
@@ -34,7 +39,15 @@ export interface Selection {
 }
 
 export type EntryOutcome =
-  | ({ readonly kind: 'mapped'; readonly source: string; readonly warnings: readonly MapWarning[] } & MappedRecord)
+  | {
+      readonly kind: 'mapped';
+      readonly source: string;
+      readonly warnings: readonly MapWarning[];
+      readonly record: Omit<CatalogRecord, 'details'>;
+      readonly naming: ProjectName;
+      /** As text and filter fields rather than objects: what the importer keeps of them (details-spool.ts). */
+      readonly details: DetailsText | undefined;
+    }
   | {
       readonly kind: 'skip';
       readonly source: string;
@@ -80,7 +93,15 @@ export function entryMapper(selection: Selection): (entry: InputEntry) => EntryO
     if (selection.since !== undefined && (result.record.published ?? '') < selection.since) {
       return { kind: 'skip', source, category: 'before-since', detail: result.record.published ?? 'no datePublished', id };
     }
-    return { kind: 'mapped', source, record: result.record, naming: result.naming, warnings: result.warnings };
+    const { details, ...record } = result.record;
+    return {
+      kind: 'mapped',
+      source,
+      record,
+      naming: result.naming,
+      warnings: result.warnings,
+      details: details === undefined ? undefined : { json: detailsJson(details), filters: detailFilters(details) },
+    };
   };
 }
 

@@ -1,12 +1,15 @@
 // Import: CVE JSON 5 entries in, a catalog out, with every skipped entry counted by reason, every bad
 // input named with its file, and every project named (how, counted by step) and canonicalised. Entries
 // are read one at a time and mapped in batches, by worker threads when there are workers, so no more
-// than a few batches of raw records are ever in memory. Never throws on bad data; the caller decides
-// what a skip means (--strict).
-import type { CatalogFile, CatalogRecord } from '../contract/index.js';
+// than a few batches of raw records are ever in memory, and each record's details, which the workers send
+// as text, go to a temporary file (details-spool.ts) until the writers read them back. Never throws on bad
+// data; the caller decides what a skip means (--strict).
+import type { CatalogFile, CatalogRecord, RecordDetails } from '../contract/index.js';
+import type { CatalogDetails } from '../core/catalog-details.js';
 import { CVE_RECORD_URL_PREFIX, compareListingOrder } from '../core/cve-id.js';
 import { type AliasTable, canonicalProjects, type NameOccurrence } from './canonical-projects.js';
 import type { MapWarning } from './cve-json5.js';
+import { DetailsSpool } from './details-spool.js';
 import { BAD_INPUT, type EntryOutcome, SKIP_CATEGORIES, type SkipCategory } from './entry-mapping.js';
 import type { InputEntry } from './inputs.js';
 import { mappingPool } from './mapping-pool.js';
@@ -50,7 +53,10 @@ export interface ImportWarning {
 }
 
 export interface ImportResult {
+  /** The catalog, its records in listing order and without their details, which `details` holds. */
   readonly catalog: CatalogFile;
+  /** The records' details, by index in catalog.records, kept in a temporary file until closed. */
+  readonly details: ImportedDetails;
   readonly read: number;
   readonly imported: number;
   readonly assigned: number;
@@ -62,6 +68,11 @@ export interface ImportResult {
   readonly warnings: readonly ImportWarning[];
   /** Ids of the selection whose record is REJECTED, with when (undefined when the record does not say). */
   readonly rejected: ReadonlyMap<string, string | undefined>;
+}
+
+export interface ImportedDetails extends CatalogDetails {
+  /** Frees the file now (it is freed anyway once nothing can read it). */
+  close(): void;
 }
 
 /** Entries per batch handed to a worker: enough to amortise the message, few enough to stay small. */
@@ -81,6 +92,8 @@ export async function importRecords(entries: AsyncIterable<InputEntry>, options:
   const importedIds = new Set<string>();
   const records: CatalogRecord[] = [];
   const occurrences: NameOccurrence[] = [];
+  // Their details, in the same order.
+  const details = new DetailsSpool();
   // Ids with a record in the input, imported or not: what tells a cleared id that is not public yet.
   const seen = new Set<string>();
   const noteSeen = options.cleared ? (id: string) => seen.add(id) : () => {};
@@ -119,7 +132,7 @@ export async function importRecords(entries: AsyncIterable<InputEntry>, options:
     // kept once each, and the usual url is the shared prefix joined to the id rather than a copy of its own.
     const { name, vendor, step } = outcome.naming;
     const occurrence: NameOccurrence = { name: intern(name), vendor: vendor === undefined ? undefined : intern(vendor), step };
-    const { id, status, url, summary, published, modified, details } = outcome.record;
+    const { id, status, url, summary, published, modified } = outcome.record;
     const record: CatalogRecord = {
       id,
       project: occurrence.name,
@@ -129,7 +142,8 @@ export async function importRecords(entries: AsyncIterable<InputEntry>, options:
     if (summary !== undefined) record.summary = summary;
     if (published !== undefined) record.published = intern(published);
     if (modified !== undefined) record.modified = modified;
-    if (details !== undefined) record.details = details;
+    const text = outcome.details;
+    details.add(text === undefined ? undefined : { json: text.json, filters: { ...text.filters, cwes: text.filters.cwes.map(intern) } });
     importedIds.add(id);
     records.push(record);
     occurrences.push(occurrence);
@@ -177,6 +191,7 @@ export async function importRecords(entries: AsyncIterable<InputEntry>, options:
       continue;
     }
     records.push({ id, project, status: 'assigned-no-public-record', url: null });
+    details.add(undefined);
     occurrences.push({ name: project, vendor: undefined, step: 'operator' });
     assigned++;
   }
@@ -186,13 +201,16 @@ export async function importRecords(entries: AsyncIterable<InputEntry>, options:
   records.forEach((record, i) => {
     (record as { project: string }).project = canonical.nameOf(occurrences[i]!);
   });
-  records.sort((a, b) => compareListingOrder(a.id, b.id));
-  const used = new Set(records.map((record) => record.project));
+  // Sorted as indexes, which the details are kept by.
+  const order = records.map((_, index) => index).sort((a, b) => compareListingOrder(records[a]!.id, records[b]!.id));
+  const sorted = order.map((index) => records[index]!);
+  const used = new Set(sorted.map((record) => record.project));
   const projects = canonical.projects
     .filter((project) => used.has(project.name) && project.aliases.length > 0)
     .map((project) => ({ name: project.name, aliases: [...project.aliases] }));
   return {
-    catalog: { lastVerified: options.lastVerified, projects, records },
+    catalog: { lastVerified: options.lastVerified, projects, records: sorted },
+    details: { ...details.inOrder(order), close: () => details.close() },
     read,
     imported,
     assigned,
@@ -202,4 +220,15 @@ export async function importRecords(entries: AsyncIterable<InputEntry>, options:
     warnings,
     rejected,
   };
+}
+
+/**
+ * The records of an import with their details as objects, read back from its file: for a sync, which
+ * merges them into a catalog held whole.
+ */
+export function recordsWithDetails({ catalog, details }: ImportResult): CatalogRecord[] {
+  return catalog.records.map((record, index) => {
+    const text = details.text(index);
+    return text === undefined ? record : { ...record, details: JSON.parse(text) as RecordDetails };
+  });
 }

@@ -2,24 +2,32 @@
 // here once, and its summaries and details in a text region read on demand. The server then starts on it in a
 // fraction of a second whatever its size.
 import { open } from 'node:fs/promises';
-import type { CatalogFile, CatalogRecord } from '../contract/index.js';
-import { detailsJson } from '../core/details-json.js';
-import { recordTable, tableRecord } from '../core/record-table.js';
+import type { CatalogFile } from '../contract/index.js';
+import { type CatalogDetails, objectDetails } from '../core/catalog-details.js';
+import { recordTable } from '../core/record-table.js';
 import { textIndexSteps } from '../core/search/text-index.js';
 import { contentVersion, inListingOrder } from '../core/snapshot.js';
 import { encodeSnapshot } from '../core/snapshot-format.js';
 import { layOutBytes, layOutTexts } from '../core/text-store.js';
 import { inChunks } from './text-chunks.js';
 
-/** Writes the snapshot of a catalog; returns the bytes written. */
-export async function writeSnapshotFile(path: string, catalog: CatalogFile): Promise<number> {
-  const records = inListingOrder(catalog.records);
-  const table = recordTable(records.map(tableRecord));
+/**
+ * Writes the snapshot of a catalog; returns the bytes written. `details` are the records' (by their index
+ * in catalog.records), read twice: measured for the layout, then each text read again when it is written,
+ * so that no more than one is held at a time.
+ */
+export async function writeSnapshotFile(
+  path: string,
+  catalog: CatalogFile,
+  details: CatalogDetails = objectDetails(catalog.records),
+): Promise<number> {
+  // Each position's index in catalog.records, which the details are read by.
+  const indexOf = inListingOrder(catalog.records.map((record, index) => ({ id: record.id, index }))).map((entry) => entry.index);
+  const records = indexOf.map((index) => catalog.records[index]!);
+  const table = recordTable(records.map((record, position) => ({ ...record, filters: details.filters(indexOf[position]!) })));
   const summaries = layOutTexts(records.map((record) => record.summary));
-  // Each record's details as JSON in the contract's order (served as stored), made twice: measured here,
-  // written below. Held all at once, the corpus's 340,000 texts would be about 650 MB beside their objects.
   const { column: detailsColumn, end: textLength } = layOutBytes(
-    records.map((record) => (record.details === undefined ? -1 : Buffer.byteLength(detailsJson(record.details)))),
+    indexOf.map((index) => details.byteLength(index)),
     summaries.end,
   );
   const steps = textIndexSteps(table.size, (position) => ({
@@ -29,7 +37,10 @@ export async function writeSnapshotFile(path: string, catalog: CatalogFile): Pro
   let step = steps.next();
   while (!step.done) step = steps.next();
   const head = encodeSnapshot(
-    { version: contentVersion(catalog.lastVerified, records, catalog.removed), lastVerified: catalog.lastVerified },
+    {
+      version: contentVersion(catalog.lastVerified, records, (position) => details.text(indexOf[position]!), catalog.removed),
+      lastVerified: catalog.lastVerified,
+    },
     {
       table,
       aliases: new Map((catalog.projects ?? []).map((project) => [project.name, project.aliases])),
@@ -48,7 +59,7 @@ export async function writeSnapshotFile(path: string, catalog: CatalogFile): Pro
       headBytes += piece.length;
     }
     // The text region, encoded a megabyte at a time rather than as one buffer per text.
-    for (const text of inChunks(texts(records))) await file.write(Buffer.from(text));
+    for (const text of inChunks(texts(records, indexOf, details))) await file.write(Buffer.from(text));
     await file.sync();
     return headBytes + textLength;
   } finally {
@@ -57,7 +68,10 @@ export async function writeSnapshotFile(path: string, catalog: CatalogFile): Pro
 }
 
 /** The text region's content: the summaries in record order, then the details. */
-function* texts(records: readonly CatalogRecord[]): Generator<string, void, undefined> {
+function* texts(records: CatalogFile['records'], indexOf: readonly number[], details: CatalogDetails): Generator<string, void, undefined> {
   for (const record of records) if (record.summary !== undefined) yield record.summary;
-  for (const record of records) if (record.details !== undefined) yield detailsJson(record.details);
+  for (const index of indexOf) {
+    const text = details.text(index);
+    if (text !== undefined) yield text;
+  }
 }

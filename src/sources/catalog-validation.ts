@@ -1,4 +1,5 @@
 import { CatalogFile, CatalogRecord, createValidator } from '../contract/index.js';
+import type { CatalogDetails } from '../core/catalog-details.js';
 
 export interface CatalogProblem {
   /** JSON Pointer into the catalog, e.g. `/records/12/url`. */
@@ -11,8 +12,12 @@ const ajv = createValidator('data');
 const checkRecord = ajv.compile(CatalogRecord);
 const checkTop = ajv.compile({ ...CatalogFile, properties: { ...CatalogFile.properties, records: { type: 'array' } } });
 
-/** Every problem of a parsed catalog, each with its location; an empty list means it is valid. */
-export function findCatalogProblems(data: unknown): CatalogProblem[] {
+/**
+ * Every problem of a parsed catalog, each with its location; an empty list means it is valid. `details`:
+ * the records' details when they are kept apart from the records (an import's), each read back and
+ * checked as part of its record.
+ */
+export function findCatalogProblems(data: unknown, details?: CatalogDetails): CatalogProblem[] {
   const problems: CatalogProblem[] = [];
   if (!checkTop(data)) {
     for (const e of checkTop.errors ?? []) problems.push({ pointer: e.instancePath || '/', id: undefined, problem: describe(e) });
@@ -21,7 +26,9 @@ export function findCatalogProblems(data: unknown): CatalogProblem[] {
   const records = (data as { records: unknown[] }).records;
   const seen = new Map<string, number>();
   records.forEach((record, index) => {
-    const id = recordProblems(record, `/records/${index}`, problems);
+    const text = details?.text(index);
+    const whole = text === undefined ? record : { ...(record as object), details: JSON.parse(text) as unknown };
+    const id = recordProblems(whole, `/records/${index}`, problems);
     if (id !== undefined) {
       const first = seen.get(id);
       if (first !== undefined) problems.push({ pointer: `/records/${index}/id`, id, problem: `duplicate of /records/${first}` });

@@ -1,11 +1,11 @@
 // Reads a snapshot file (core/snapshot-format.ts): the columns and the search index into memory in a few
-// reads, the summaries and details from the file when a request needs one (text-file.ts). A snapshot
+// reads, the summaries and details from the file when a request needs one (core/text-file.ts). A snapshot
 // replaced by a reload (a new file renamed over the old one) keeps reading its own bytes.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { assembleSnapshot, type Snapshot } from '../core/snapshot.js';
 import { decodeHeader, decodeSnapshot, PREAMBLE_BYTES, SnapshotFormatError } from '../core/snapshot-format.js';
+import { TextFile } from '../core/text-file.js';
 import { CatalogError } from './catalog-file.js';
-import { TextFile } from './text-file.js';
 
 /** Whether a file starts like a snapshot file (the importer's `.snapshot` output). */
 export function isSnapshotFile(path: string): boolean {

@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RECORDS_FILE } from '../../src/cli/serve-options.js';
-import { importRecords } from '../../src/import/importer.js';
+import { detailsJson } from '../../src/core/details-json.js';
+import { detailFilters } from '../../src/core/record-table.js';
+import { importRecords, recordsWithDetails } from '../../src/import/importer.js';
 import { readInputs } from '../../src/import/inputs.js';
 import { runCli } from '../support/cli.js';
 import { fixturePath, repositoryPath, SAMPLE_ZIP } from '../support/paths.js';
@@ -103,6 +105,32 @@ describe('selection', () => {
     const recent = await run([RECORDS_ZIP], { since: '2024-01-01' });
     expect(recent.catalog.records.every((r) => (r.published ?? '') >= '2024-01-01')).toBe(true);
     expect(recent.skipped['before-since']).toBeGreaterThan(0);
+  });
+});
+
+describe('details kept in a file', () => {
+  it('reads each record its own details back, in listing order, with their filter fields', async () => {
+    const all = await run([RECORDS_ZIP]);
+    const withCleared = await run([RECORDS_ZIP], {
+      cleared: new Map([
+        ['CVE-2025-0001', 'curl'],
+        ['CVE-2023-5365', undefined],
+      ]),
+    });
+    for (const result of [all, withCleared]) {
+      const records = recordsWithDetails(result);
+      records.forEach((record, index) => {
+        expect(result.details.text(index)).toBe(record.details === undefined ? undefined : detailsJson(record.details));
+        expect(result.details.filters(index)).toEqual(detailFilters(record.details));
+        // Its own: the record's modified is its details' last date.
+        if (record.details) expect(record.modified).toBe(record.details.dateUpdated ?? record.details.datePublished);
+      });
+    }
+    // The assigned record has none; the published one has its own.
+    const [assigned, published] = ['CVE-2025-0001', 'CVE-2023-5365'].map((id) => withCleared.catalog.records.findIndex((r) => r.id === id));
+    expect(withCleared.details.text(assigned!)).toBeUndefined();
+    expect(JSON.parse(withCleared.details.text(published!)!)).toMatchObject({ state: 'PUBLISHED' });
+    for (const result of [all, withCleared]) result.details.close();
   });
 });
 

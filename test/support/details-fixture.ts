@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { CatalogFile } from '../../src/contract/index.js';
 import { writeCatalogFile } from '../../src/import/catalog-writer.js';
-import { importRecords } from '../../src/import/importer.js';
+import { importRecords, recordsWithDetails } from '../../src/import/importer.js';
 import { readInputs } from '../../src/import/inputs.js';
 import { readCatalogFile } from '../../src/sources/catalog-file.js';
 import { snapshotOfCatalog } from '../../src/sources/catalog-source.js';
@@ -36,10 +36,13 @@ export async function serveDetailsFixture(): Promise<DetailsFixture> {
   const sources = await Promise.all(names.map(async (name) => JSON.parse(await readFile(join(folder, name), 'utf8')) as Json));
   const cleared = new Map<string, string | undefined>(sources.map((s) => [s.cveMetadata.cveId, undefined]));
   cleared.set(UNPUBLISHED, 'curl');
-  const { catalog } = await importRecords(readInputs([folder]), { lastVerified: '2025-01-24', cleared });
+  const imported = await importRecords(readInputs([folder]), { lastVerified: '2025-01-24', cleared });
+  const catalog = { ...imported.catalog, records: recordsWithDetails(imported) };
   const dir = await mkdtemp(join(tmpdir(), 'details-'));
-  await writeCatalogFile(join(dir, 'catalog.json.gz'), catalog);
-  await writeCatalogFile(join(dir, 'catalog.snapshot'), catalog);
+  // Written as the import command writes them, the details read back from the import's file.
+  await writeCatalogFile(join(dir, 'catalog.json.gz'), imported.catalog, { details: imported.details });
+  await writeCatalogFile(join(dir, 'catalog.snapshot'), imported.catalog, { details: imported.details });
+  imported.details.close();
   const apps = {
     json: await buildTestApp({ snapshot: snapshotOfCatalog('test', await readCatalogFile(join(dir, 'catalog.json.gz'))) }),
     snapshot: await buildTestApp({ snapshot: openSnapshotFile(join(dir, 'catalog.snapshot')) }),

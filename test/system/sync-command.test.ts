@@ -71,9 +71,12 @@ describe('cve-records sync, stopped anywhere', () => {
     for (const fraction of fractions) {
       const out = mkdtempSync(join(tmpdir(), 'sync-killed-'));
       const child = spawn(process.execPath, [BIN, ...syncArgs(upstream, out)], { stdio: 'ignore' });
+      // Listened for from the start: on a loaded machine the run may end before the kill, and an 'exit'
+      // listened for only after it was emitted would be waited for until the test times out.
+      const exited = new Promise((resolve) => child.once('exit', resolve));
       await new Promise((resolve) => setTimeout(resolve, runMs * fraction));
       child.kill('SIGKILL');
-      await new Promise((resolve) => child.once('exit', resolve));
+      await exited;
       const rerun = await runCli(syncArgs(upstream, out));
       expect(rerun.code, rerun.stdout + rerun.stderr).toBe(0);
       expect(catalogState(join(out, 'catalog.json.gz')), `killed at ${fraction}`).toEqual(expected);

@@ -4,7 +4,7 @@
 // sync killed anywhere leaves the last whole step, and a rerun applies nothing twice).
 import type { CatalogFile, CatalogRecord, SyncCursor } from '../../contract/index.js';
 import { type AliasTable, compactKey } from '../canonical-projects.js';
-import { type ImportOptions, type ImportResult, importRecords } from '../importer.js';
+import { type ImportOptions, type ImportResult, importRecords, recordsWithDetails } from '../importer.js';
 import { type MergeReport, mergeChanges } from './merge.js';
 import { type Upstream, UpstreamError, type UpstreamStep } from './upstream.js';
 
@@ -37,12 +37,11 @@ export async function* syncSteps(
       const problem = result.problems.find((p) => p.category === 'unreadable-input');
       throw new UpstreamError(`${step.label} could not be read (${problem?.source}: ${problem?.detail}); the cursor stays where it was`);
     }
-    const merged = mergeChanges(
-      catalog,
-      { records: result.catalog.records, projects: result.catalog.projects ?? [], rejected: result.rejected },
-      now(),
-    );
-    catalog = { ...merged.catalog, sync: advance(catalog.sync, upstream.name, step, result.catalog.records, now()) };
+    // The merge takes a whole catalog and gives one: the step's details are read back as objects for it.
+    const records = recordsWithDetails(result);
+    result.details.close();
+    const merged = mergeChanges(catalog, { records, projects: result.catalog.projects ?? [], rejected: result.rejected }, now());
+    catalog = { ...merged.catalog, sync: advance(catalog.sync, upstream.name, step, records, now()) };
     yield { label: step.label, catalog, report: merged.report, result };
     await step.release();
   }

@@ -2,6 +2,7 @@
 // transaction. Replicas read the table with table-snapshot.ts.
 import pg from 'pg';
 import type { CatalogFile, CatalogRecord } from '../../contract/index.js';
+import { type CatalogDetails, catalogRecordJson, objectDetails } from '../../core/catalog-details.js';
 import { MIGRATIONS } from './schema.js';
 
 export class DatabaseError extends Error {}
@@ -52,31 +53,40 @@ export async function migrate(url: string): Promise<number> {
 
 const UPSERT_CHUNK = 5000;
 
-/** Inserts or updates every record of the catalog and its lastVerified, all in one transaction. */
-export function upsertCatalog(url: string, catalog: CatalogFile): Promise<void> {
-  return applyToDatabase(url, { lastVerified: catalog.lastVerified, upsert: catalog.records, remove: [] });
+/**
+ * Inserts or updates every record of the catalog and its lastVerified, all in one transaction; `details` are
+ * the records' (by their index in catalog.records), by default those the records hold.
+ */
+export function upsertCatalog(url: string, catalog: CatalogFile, details?: CatalogDetails): Promise<void> {
+  return applyToDatabase(url, { lastVerified: catalog.lastVerified, upsert: catalog.records, details, remove: [] });
 }
 
 /**
  * Inserts or updates some records, deletes others, and sets lastVerified, all in one transaction: what a sync
  * step changed, so a step costs what it changed rather than the whole table. Replicas hear it as one change.
+ * The details of the records upserted are `details`' (by index in `upsert`), by default those they hold.
  */
 export async function applyToDatabase(
   url: string,
-  change: { readonly lastVerified: string; readonly upsert: readonly CatalogRecord[]; readonly remove: readonly string[] },
+  change: {
+    readonly lastVerified: string;
+    readonly upsert: readonly CatalogRecord[];
+    readonly details?: CatalogDetails | undefined;
+    readonly remove: readonly string[];
+  },
 ): Promise<void> {
+  const details = change.details ?? objectDetails(change.upsert);
   await withClient(url, async (client) => {
     await client.query('BEGIN');
     try {
       if (change.remove.length > 0) await client.query('DELETE FROM cve_records WHERE id = ANY($1::text[])', [change.remove]);
       for (let start = 0; start < change.upsert.length; start += UPSERT_CHUNK) {
-        const chunk = change.upsert.slice(start, start + UPSERT_CHUNK).map((r) => ({
-          ...r,
-          summary: r.summary ?? null,
-          published: r.published ?? null,
-          modified: r.modified ?? null,
-          details: r.details ?? null,
-        }));
+        // The rows as one JSON array, each record's details text spliced in as read (a field left out
+        // is null to jsonb_to_recordset).
+        const rows: string[] = [];
+        for (let i = start; i < Math.min(start + UPSERT_CHUNK, change.upsert.length); i++) {
+          rows.push(catalogRecordJson(change.upsert[i]!, details.text(i)));
+        }
         await client.query(
           `INSERT INTO cve_records (id, project, status, url, summary, published, modified, details)
            SELECT id, project, status, url, summary, published, modified, details
@@ -89,7 +99,7 @@ export async function applyToDatabase(
                   cve_records.modified, cve_records.details)
              IS DISTINCT FROM (excluded.project, excluded.status, excluded.url, excluded.summary, excluded.published,
                   excluded.modified, excluded.details)`,
-          [JSON.stringify(chunk)],
+          [`[${rows.join(',')}]`],
         );
       }
       await client.query(

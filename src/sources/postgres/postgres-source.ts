@@ -4,8 +4,8 @@
 // notifications sent meanwhile are lost.
 import type pg from 'pg';
 import type { Snapshot } from '../../core/snapshot.js';
+import type { TextFile } from '../../core/text-file.js';
 import type { CatalogSource } from '../catalog-source.js';
-import type { TextFile } from '../text-file.js';
 import { connect, withClient } from './database.js';
 import { CHANGE_CHANNEL } from './schema.js';
 import { loadTableSnapshot } from './table-snapshot.js';

@@ -1,6 +1,6 @@
 // The records table as a snapshot, with its summaries and details kept out of the process. The table is
 // read a batch of rows at a time through a cursor; each row is checked, its filter columns are taken from
-// its details, and its texts are written to a private temporary file (text-file.ts) that requests read
+// its details, and its texts are written to a private temporary file (core/text-file.ts) that requests read
 // them from, as they read a snapshot file. A load holds one batch of texts at a time, whatever the size of
 // the details, and the served snapshot holds none.
 import { writeSync } from 'node:fs';
@@ -9,10 +9,10 @@ import type { RecordDetails } from '../../contract/index.js';
 import { detailsJson } from '../../core/details-json.js';
 import { type DetailFilters, detailFilters, recordTable, type TableRecord } from '../../core/record-table.js';
 import { assembleSnapshot, ContentHash, inListingOrder, type Snapshot } from '../../core/snapshot.js';
+import { TextFile } from '../../core/text-file.js';
 import { layOutTexts, type TextColumn } from '../../core/text-store.js';
 import { CatalogError } from '../catalog-file.js';
 import { type CatalogProblem, recordProblems } from '../catalog-validation.js';
-import { TextFile } from '../text-file.js';
 import { DatabaseError } from './database.js';
 
 /** Rows per FETCH: about 2 MB of details, a few milliseconds of work between two turns of the event loop. */

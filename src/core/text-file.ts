@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RegionReader, type TextColumn, type TextStore, textAt } from '../core/text-store.js';
+import { type RegionReader, type TextColumn, type TextStore, textAt } from './text-store.js';
 
 const closeWhenCollected = new FinalizationRegistry<TextFile>((file) => file.close());
 
