@@ -9,6 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RegionReader, type TextColumn, type TextStore, textAt } from './text-store.js';
 
+/**
+ * Where texts are read to before they are decoded: reads are synchronous and each is decoded into a new
+ * string at once, so one buffer serves every read of the process, with no allocation per request.
+ */
+const scratch = Buffer.allocUnsafe(64 * 1024);
+
 const closeWhenCollected = new FinalizationRegistry<TextFile>((file) => file.close());
 
 export class TextFile {
@@ -41,9 +47,9 @@ export class TextFile {
   /** Summaries and details laid out in the region of the file that starts at `regionOffset`. */
   texts(regionOffset: number, summaries: TextColumn, details: TextColumn): TextStore {
     const read: RegionReader = (offset, length) => {
-      const buffer = Buffer.allocUnsafe(length);
+      const buffer = length <= scratch.length ? scratch : Buffer.allocUnsafe(length);
       readSync(this.fd, buffer, 0, length, regionOffset + offset);
-      return buffer.toString('utf8');
+      return buffer.toString('utf8', 0, length);
     };
     return {
       summary: (position) => textAt(summaries, position, read),

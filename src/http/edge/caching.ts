@@ -36,6 +36,14 @@ export function entityTag(datasetVersion: string, ...payload: ReadonlyArray<stri
   return `"${datasetVersion.slice(0, 8)}-${hash.digest('base64url').slice(0, 22)}"`;
 }
 
+/**
+ * The ETag of an answer that its makings name in a few tag-safe characters (a record's details: the dataset
+ * version, the service version and the id): those names themselves, with no hash to compute per request.
+ */
+export function namedEntityTag(datasetVersion: string, ...names: readonly string[]): string {
+  return `"${datasetVersion}-${names.join('-')}"`;
+}
+
 /** A compressed answer is another representation, so its ETag names the coding: `"…-gzip"`. */
 const CODING_SUFFIX = /-(gzip|br)"$/;
 

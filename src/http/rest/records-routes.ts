@@ -5,7 +5,7 @@ import { listChanges } from '../../core/changes.js';
 import { batchGetDetails, detailsBody } from '../../core/details.js';
 import { planPage } from '../../core/list.js';
 import { SERVICE_VERSION } from '../../version.js';
-import { entityTag } from '../edge/caching.js';
+import { namedEntityTag } from '../edge/caching.js';
 import type { SurfaceContext } from '../shared/context.js';
 import { operation, operationRoute } from '../shared/route-options.js';
 import { pageBody, pageTag } from './record-page.js';
@@ -51,8 +51,8 @@ export function registerRecordRoutes(app: FastifyInstance, ctx: SurfaceContext):
       const snapshot = ctx.store.current;
       const position = snapshot.positionOf(recordId);
       if (position === undefined) throw new ServiceError('record_not_found', `There is no record ${recordId}.`, { recordId });
-      // Tagged by what makes the bytes (the dataset, the code, the record) rather than by hashing kilobytes per request.
-      reply.header('etag', entityTag(snapshot.version, SERVICE_VERSION, recordId)).type(JSON_TYPE);
+      // Tagged by what makes the bytes (the dataset, the code, the record) rather than by hashing them per request.
+      reply.header('etag', namedEntityTag(snapshot.version, SERVICE_VERSION, recordId)).type(JSON_TYPE);
       return detailsBody(snapshot, position, storedRecord(snapshot, position).body);
     }),
   );

@@ -72,6 +72,24 @@ describe('conditional GETs', () => {
     await changed.close();
   });
 
+  it("tags a record's details by the dataset, the service version and the id: 304 on a match, new when the dataset changes", async () => {
+    const url = '/api/v1/cve-records/CVE-2024-1234/details';
+    const first = await app.inject({ url });
+    expect(first.statusCode).toBe(200);
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[\w.-]+-CVE-2024-1234"$/);
+    expect(first.headers['cache-control']).toBe('public, max-age=120');
+    expect((await app.inject({ url, headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+    const other = String((await app.inject({ url: '/api/v1/cve-records/CVE-2022-4450/details' })).headers.etag);
+    const record = String((await app.inject({ url: '/api/v1/cve-records/CVE-2024-1234' })).headers.etag);
+    expect(new Set([etag, other, record]).size).toBe(3);
+    const changed = await buildTestApp({ catalog: { ...fixtureCatalog, lastVerified: '2025-02-01' } });
+    const after = await changed.inject({ url, headers: { 'if-none-match': etag } });
+    await changed.close();
+    expect(after.statusCode).toBe(200);
+    expect(after.headers.etag).not.toBe(etag);
+  });
+
   it('answers HEAD with the same validators as GET', async () => {
     const get = await app.inject({ url: '/api/v1/cve-records' });
     const head = await app.inject({ method: 'HEAD', url: '/api/v1/cve-records' });
