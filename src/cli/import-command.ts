@@ -35,11 +35,12 @@ ${SELECTION_HELP}
 `;
 
 /**
- * An import holds every mapped record (about 400 MB at 340,000) while it builds the search index, and
- * V8's default heap growth (large steps while the heap grows fast) then takes the process past 1 GB.
- * Growing the heap by 30% at a time keeps the corpus's import near 950 MB for about 10% more time in GC
- * (docs/PERFORMANCE.md). The process only imports, so the setting touches nothing else; V8 reads it at
- * each collection, which is why setting it after start works.
+ * An import holds every mapped record's short fields and summary (its details wait in a temporary file)
+ * while it builds the search index, and V8's default heap growth (large steps while the heap grows fast)
+ * adds hundreds of megabytes on top. Growing the heap by 30% at a time costs about 10% more time in GC
+ * (docs/PERFORMANCE.md); with the program's 8 MB semi-space the corpus's import peaks at about 1 GB. The
+ * process only imports, so the setting touches nothing else; V8 reads it at each collection, which is why
+ * setting it after start works.
  */
 const IMPORT_HEAP_GROWTH = '--heap-growing-percent=30';
 
