@@ -1,8 +1,8 @@
 // The order of the change feed: every record by when it last changed (upstream's time, or when a sync took a
 // change upstream published late), oldest first, records whose time is
 // unknown before all others, ties in listing order; and the removals in the same order beside them. Built
-// once per snapshot on first use (a sort of positions: about 0.1 s at 340,000 records), so any feed page
-// starts by bisection.
+// once per snapshot before it is served (a sort of positions: about 50 ms at 340,000 records), so any feed
+// page starts by bisection.
 import type { CatalogRemoval } from '../contract/index.js';
 import { compareListingOrder } from './cve-id.js';
 import type { RecordTable } from './record-table.js';
@@ -23,23 +23,51 @@ export interface ChangePoint {
 }
 
 export function changeOrder(table: RecordTable, removed: readonly CatalogRemoval[]): ChangeOrder {
-  const timeOf = (position: number) => {
+  const times = new Float64Array(table.size);
+  for (let position = 0; position < times.length; position++) {
     const time = table.changed.get(position) ?? table.modified[position]!;
-    return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
-  };
-  const positions = new Int32Array(table.size);
-  for (let i = 0; i < positions.length; i++) positions[i] = i;
-  positions.sort((a, b) => {
-    const difference = timeOf(a) - timeOf(b);
-    // Equal times (including two unknown ones, whose difference is NaN) keep listing order.
-    return difference < 0 ? -1 : difference > 0 ? 1 : a - b;
-  });
+    times[position] = Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
+  }
+  const positions = sortedByTime(times);
   return {
     positions,
-    times: Float64Array.from(positions, timeOf),
+    times: Float64Array.from(positions, (position) => times[position]!),
     removed,
     removedTimes: Float64Array.from(removed, (removal) => Date.parse(removal.modified)),
   };
+}
+
+/**
+ * Positions by time, ties (and unknown times) in position order. The order is made before a snapshot is
+ * served, while requests wait: each position and its time are packed into one 64-bit key (time + 1 above,
+ * 0 for unknown, position below) and the keys sorted natively, about 50 ms at 340,000 records against 200
+ * for a comparator. Times too large to share 64 bits with a position (a date centuries ahead, which a CNA
+ * may write) take the comparator.
+ */
+export function sortedByTime(times: Float64Array): Int32Array {
+  const count = times.length;
+  const positionBits = BigInt(Math.max(1, Math.ceil(Math.log2(count + 1))));
+  let latest = 0;
+  for (let i = 0; i < count; i++) latest = Math.max(latest, times[i]! + 1);
+  const positions = new Int32Array(count);
+  const integral = times.every((time) => time === Number.NEGATIVE_INFINITY || (Number.isInteger(time) && time >= 0));
+  if (integral && latest < 2 ** (64 - Number(positionBits))) {
+    const keys = new BigUint64Array(count);
+    for (let i = 0; i < count; i++) {
+      const time = times[i]!;
+      keys[i] = (BigInt(time === Number.NEGATIVE_INFINITY ? 0 : time + 1) << positionBits) | BigInt(i);
+    }
+    keys.sort();
+    const mask = (1n << positionBits) - 1n;
+    for (let i = 0; i < count; i++) positions[i] = Number(keys[i]! & mask);
+    return positions;
+  }
+  for (let i = 0; i < count; i++) positions[i] = i;
+  return positions.sort((a, b) => {
+    const difference = times[a]! - times[b]!;
+    // Equal times (including two unknown ones, whose difference is NaN) keep position order.
+    return difference < 0 ? -1 : difference > 0 ? 1 : a - b;
+  });
 }
 
 /** Whether the change (time, id) comes after a point. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type CatalogFile, type CatalogRecord, ServiceError } from '../../src/contract/index.js';
+import { sortedByTime } from '../../src/core/change-order.js';
 import { listChanges } from '../../src/core/changes.js';
 import { createCursorCodec } from '../../src/core/cursor.js';
 import { createSnapshot } from '../../src/core/snapshot.js';
@@ -103,6 +104,28 @@ describe('change feed: records and removals since a point, oldest first', () => 
           expect(seen.toSorted()).toEqual(records.map((r) => `${r.id}:updated`).toSorted());
         },
       ),
+    );
+  });
+});
+
+describe('change order', () => {
+  // What the order means, written the plain way: by time, unknown times first, ties in position order.
+  const reference = (times: Float64Array) =>
+    [...times.keys()].sort((a, b) => (times[a] === times[b] ? a - b : times[a]! < times[b]! ? -1 : 1));
+  const time = fc.oneof(
+    fc.constant(Number.NEGATIVE_INFINITY),
+    fc.constantFrom(1_700_000_000_000, 1_700_000_000_001), // ties
+    fc.integer({ min: 900_000_000_000, max: 2_000_000_000_000 }),
+    fc.constantFrom(253_402_300_799_000, 0), // 9999-12-31 (too large to pack: the comparator) and 1970
+  );
+
+  it('sorts positions by time, unknown times first, ties in position order, whichever way it sorts', () => {
+    fc.assert(
+      fc.property(fc.array(time, { maxLength: 300 }), (values) => {
+        const times = Float64Array.from(values);
+        expect([...sortedByTime(times)]).toEqual(reference(times));
+      }),
+      { numRuns: 300 },
     );
   });
 });
