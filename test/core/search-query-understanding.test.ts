@@ -101,6 +101,15 @@ describe('severity, exploitation and weakness words', () => {
     expect(termWords(u)).not.toContain('critical');
   });
 
+  it("reads a question about a record's severity or score as a look-up of the record, not a word to find", () => {
+    for (const query of ['what is the severity of CVE-2024-6119', 'CVE-2024-6119 cvss score']) {
+      const u = understandQuery(query);
+      expect(u.ids).toEqual(['CVE-2024-6119']);
+      expect(u.terms).toEqual([]);
+      expect(u.severities).toBeUndefined();
+    }
+  });
+
   it('leaves "high", "low" and "medium" alone as ordinary words', () => {
     for (const query of ['high cpu usage', 'low memory', 'medium']) {
       const u = understandQuery(query);

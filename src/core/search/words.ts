@@ -39,7 +39,8 @@ export function forEachWord(text: string, visit: (word: string) => void): void {
  * Words that say nothing about which record is wanted: question and function words ("which records
  * are…", "assigned but not yet public"), and the nouns every record shares. Every other word of a query
  * is required, so a conjunction left out of this list empties the answer. Kept to such words on
- * purpose; a word dropped here can never be searched for. `before` and `after` are absent because "use
+ * purpose; a word dropped here can never be searched for. `severity`, `cvss` and `score` ask about a record
+ * ("the severity of CVE-…") rather than name one; beside a severity word they are read as a filter first. `before` and `after` are absent because "use
  * after free" needs them, `can` because it names a Linux subsystem, `so` because it names shared
  * objects. Year and status phrases (`in 2019`, `not public`) are read before this list applies, so
  * `in` and `not` still work there.
@@ -62,6 +63,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'could',
   'cve',
   'cves',
+  'cvss',
   'did',
   'do',
   'does',
@@ -92,7 +94,9 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'please',
   'record',
   'records',
+  'score',
   'search',
+  'severity',
   'should',
   'show',
   'since',
