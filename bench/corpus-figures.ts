@@ -10,7 +10,7 @@ import pg from 'pg';
 import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
 import { buildCorpus, publishedIds } from './corpus.js';
 import { type Load, load, memoryMb, runCli, type Server, serve, serveCatalog, table } from './support.js';
-import { ensureTools, PINNED, pinServer, rotatingPaths, unpinServer, type WrkLoad, wrkLoad } from './wrk.js';
+import { ensureTools, PINNED, pinServer, ratioRow, rotatingPaths, unpinServer, type WrkLoad, wrkLoad } from './wrk.js';
 
 const CORPUS_SIZE = Number(process.env.BENCH_CORPUS_SIZE ?? 340_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -181,18 +181,7 @@ async function detailsThroughput(server: Server, seconds: number): Promise<Array
     unpinServer(pid);
   }
   const baseline = best.plain!;
-  const row = (name: string, r: WrkLoad, target?: number) => ({
-    case: name,
-    'req/s': Math.round(r.rps),
-    'p50 ms': r.p50,
-    'p99 ms': r.p99,
-    'req/s ratio to get-one': r.rps / baseline.rps,
-    'server CPU µs/req': r.cpuMicros,
-    'CPU ratio (get-one/this)': baseline.cpuMicros / r.cpuMicros,
-    target: target === undefined ? '' : `req/s >= ${target}`,
-    met: target === undefined ? '' : r.rps / baseline.rps >= target ? 'yes' : 'NO',
-    'non-2xx': r.non2xx,
-  });
+  const row = (name: string, r: WrkLoad, target?: number) => ratioRow(name, r, baseline, 'get-one', target);
   return [
     row(`get one record (${ids.length} ids in turn)`, baseline),
     row("get one record's details (the same ids)", best.details!, 0.7),

@@ -11,7 +11,7 @@ import { corpusSection } from './corpus-figures.js';
 import { type Load, load, runCli, type Server, serveCatalog, spawnServer, table, untilLine } from './support.js';
 import { syncSection } from './sync-figures.js';
 import { syntheticRecord, writeSyntheticCatalog } from './synthetic-catalog.js';
-import { ensureTools, PINNED, pinServer, staticNginx, type WrkLoad, wrkLoad } from './wrk.js';
+import { ensureTools, PINNED, pinServer, ratioRow, staticNginx, type WrkLoad, wrkLoad } from './wrk.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 
@@ -60,19 +60,7 @@ async function throughput(): Promise<void> {
   await Promise.all([service.stop(), bare.stop(), nginx.stop()]);
   const { nginx: reference, bare: baseline, getOne, list } = best as Record<keyof typeof cases, WrkLoad>;
 
-  const row = (name: string, r: WrkLoad, target?: number) => ({
-    case: name,
-    'req/s': Math.round(r.rps),
-    'p50 ms': r.p50,
-    'p99 ms': r.p99,
-    'req/s ratio to bare': r.rps / baseline.rps,
-    'p99 ratio to bare': r.p99 / baseline.p99,
-    'server CPU µs/req': r.cpuMicros,
-    'CPU ratio (bare/this)': baseline.cpuMicros / r.cpuMicros,
-    target: target === undefined ? '' : `req/s >= ${target}`,
-    met: target === undefined ? '' : r.rps / baseline.rps >= target ? 'yes' : 'NO',
-    'non-2xx': r.non2xx,
-  });
+  const row = (name: string, r: WrkLoad, target?: number) => ratioRow(name, r, baseline, 'bare', target, true);
   console.log(
     `\n### Throughput against a bare Fastify server (${THROUGHPUT_RECORDS.toLocaleString('en')} records, limiter on, wrk 50 connections, best of ${ROUNDS} interleaved rounds${PINNED ? ', server on core 0, wrk on core 1' : ', unpinned: one core'})\n`,
   );

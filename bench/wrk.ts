@@ -137,3 +137,23 @@ export async function staticNginx(body: Buffer): Promise<Server & { pid: number 
       }),
   };
 }
+
+/**
+ * One row of a wrk table measured against a baseline of the same run (`against` names it): throughput and
+ * CPU per request as ratios, the p99 ratio too when asked, and whether a throughput target is met.
+ */
+export function ratioRow(name: string, r: WrkLoad, baseline: WrkLoad, against: string, target?: number, withP99 = false) {
+  return {
+    case: name,
+    'req/s': Math.round(r.rps),
+    'p50 ms': r.p50,
+    'p99 ms': r.p99,
+    [`req/s ratio to ${against}`]: r.rps / baseline.rps,
+    ...(withP99 ? { [`p99 ratio to ${against}`]: r.p99 / baseline.p99 } : {}),
+    'server CPU µs/req': r.cpuMicros,
+    [`CPU ratio (${against}/this)`]: baseline.cpuMicros / r.cpuMicros,
+    target: target === undefined ? '' : `req/s >= ${target}`,
+    met: target === undefined ? '' : r.rps / baseline.rps >= target ? 'yes' : 'NO',
+    'non-2xx': r.non2xx,
+  };
+}

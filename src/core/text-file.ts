@@ -4,7 +4,7 @@
 // reading its own bytes until the last request on it is done; it is closed when the snapshot is collected,
 // or earlier by whoever opened it once no request can be reading it (a source closing).
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RegionReader, type TextColumn, type TextStore, textAt } from './text-store.js';
@@ -44,13 +44,21 @@ export class TextFile {
     return this.#fd;
   }
 
+  /** The UTF-8 text of `length` bytes at `position`. */
+  read(position: number, length: number): string {
+    const buffer = length <= scratch.length ? scratch : Buffer.allocUnsafe(length);
+    readSync(this.fd, buffer, 0, length, position);
+    return buffer.toString('utf8', 0, length);
+  }
+
+  /** Writes the first `length` bytes of `buffer` at `position`, however many calls the system takes. */
+  writeAt(buffer: Buffer, length: number, position: number): void {
+    for (let done = 0; done < length; ) done += writeSync(this.fd, buffer, done, length - done, position + done);
+  }
+
   /** Summaries and details laid out in the region of the file that starts at `regionOffset`. */
   texts(regionOffset: number, summaries: TextColumn, details: TextColumn): TextStore {
-    const read: RegionReader = (offset, length) => {
-      const buffer = length <= scratch.length ? scratch : Buffer.allocUnsafe(length);
-      readSync(this.fd, buffer, 0, length, regionOffset + offset);
-      return buffer.toString('utf8', 0, length);
-    };
+    const read: RegionReader = (offset, length) => this.read(regionOffset + offset, length);
     return {
       summary: (position) => textAt(summaries, position, read),
       details: (position) => textAt(details, position, read),

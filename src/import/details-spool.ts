@@ -1,7 +1,6 @@
 // Where an import keeps its records' details until they are written: their text (detailsJson, made by the
 // mapping workers) appended to a private temporary file, and per record only where it is and what the
 // filters read of it. Held as objects, the details of 340,000 records took more than a gigabyte.
-import { readSync, writeSync } from 'node:fs';
 import type { CatalogDetails } from '../core/catalog-details.js';
 import { type DetailFilters, detailFilters } from '../core/record-table.js';
 import { TextFile } from '../core/text-file.js';
@@ -22,8 +21,8 @@ export class DetailsSpool {
   #end = 0;
   #pending: string[] = [];
   #pendingBytes = 0;
-  // One buffer every write and read goes through: a buffer per text made 280 MB of garbage outside the
-  // JS heap, which V8 collected late, when the writers read the corpus's details back.
+  // One buffer every write goes through (reads go through the file's own): a buffer per text made 280 MB of
+  // garbage outside the JS heap, which V8 collected late, when the writers read the corpus's details back.
   #buffer = Buffer.allocUnsafe(2 * WRITE_BYTES);
   /** Per record added, in order: its text's offset (-1 for none) and byte length, and its filters. */
   readonly #offsets: number[] = [];
@@ -58,10 +57,7 @@ export class DetailsSpool {
       const added = order[index]!;
       const offset = this.#offsets[added]!;
       if (offset < 0) return undefined;
-      const length = this.#lengths[added]!;
-      const buffer = this.#room(length);
-      readSync(this.#file.fd, buffer, 0, length, offset);
-      return buffer.toString('utf8', 0, length);
+      return this.#file.read(offset, this.#lengths[added]!);
     };
     return {
       text,
@@ -79,15 +75,13 @@ export class DetailsSpool {
     const length = this.#pendingBytes;
     const buffer = this.#room(length);
     buffer.write(this.#pending.join(''), 0, 'utf8');
-    for (let written = 0; written < length; ) {
-      written += writeSync(this.#file.fd, buffer, written, length - written, this.#end + written);
-    }
+    this.#file.writeAt(buffer, length, this.#end);
     this.#end += length;
     this.#pending = [];
     this.#pendingBytes = 0;
   }
 
-  /** The shared buffer, grown when a text is larger than it. */
+  /** The write buffer, grown when a batch is larger than it. */
   #room(length: number): Buffer {
     if (length > this.#buffer.length) this.#buffer = Buffer.allocUnsafe(length);
     return this.#buffer;

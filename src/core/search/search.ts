@@ -39,7 +39,8 @@ export function search(snapshot: Snapshot, text: string, limit: number): SearchR
   const statusCodes = statuses.map((wanted) => STATUS_CODES.indexOf(wanted));
   const severityCodes = severities?.map((wanted) => SEVERITIES.indexOf(wanted));
   const kevCode = kev === undefined ? undefined : kev ? 1 : 0;
-  const cweCodes = cwes.flatMap((cwe) => snapshot.filters.cweCode(cwe) ?? []);
+  const cweCodeOf = new Map(cwes.map((cwe) => [cwe, snapshot.filters.cweCode(cwe)]));
+  const cweCodes = [...cweCodeOf.values()].filter((code) => code !== undefined);
   const accept = (position: number) =>
     (statusCodes.length === 0 || statusCodes.includes(table.status[position]!)) &&
     yearMatches(years, table.year[position]!) &&
@@ -47,7 +48,7 @@ export function search(snapshot: Snapshot, text: string, limit: number): SearchR
     (kevCode === undefined || table.kev[position] === kevCode) &&
     (cwes.length === 0 || cweCodes.some((code) => namesCwe(table, position, code)));
   // A CWE id no record names explains an empty answer better than "no records" would.
-  const unnamedCwes = cwes.filter((cwe) => snapshot.filters.cweCode(cwe) === undefined).map((cwe) => `no record names ${cwe}`);
+  const unnamedCwes = cwes.filter((cwe) => cweCodeOf.get(cwe) === undefined).map((cwe) => `no record names ${cwe}`);
   const result = (hits: SearchHit[], extra: readonly string[] = []): SearchResult => ({
     hits: hits.slice(0, Math.max(0, limit)),
     understanding,

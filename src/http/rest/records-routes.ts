@@ -1,9 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type BatchRequest, type ChangesQuery, type ListQuery, operations, ServiceError } from '../../contract/index.js';
 import { batchGet } from '../../core/batch.js';
 import { listChanges } from '../../core/changes.js';
 import { batchGetDetails, detailsBody } from '../../core/details.js';
 import { planPage } from '../../core/list.js';
+import type { Snapshot } from '../../core/snapshot.js';
 import { SERVICE_VERSION } from '../../version.js';
 import { namedEntityTag } from '../edge/caching.js';
 import type { SurfaceContext } from '../shared/context.js';
@@ -12,6 +13,15 @@ import { pageBody, pageTag } from './record-page.js';
 import { storedRecord } from './stored-records.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The current snapshot and the position of the record the path names; a 404 when it has none. */
+function recordAtPath(ctx: SurfaceContext, request: FastifyRequest): { snapshot: Snapshot; position: number; recordId: string } {
+  const { recordId } = request.params as { recordId: string };
+  const snapshot = ctx.store.current;
+  const position = snapshot.positionOf(recordId);
+  if (position === undefined) throw new ServiceError('record_not_found', `There is no record ${recordId}.`, { recordId });
+  return { snapshot, position, recordId };
+}
 
 export function registerRecordRoutes(app: FastifyInstance, ctx: SurfaceContext): void {
   // Pages' bytes depend on the cursor secret through the cursors they carry; a cursor it signs names it.
@@ -31,10 +41,7 @@ export function registerRecordRoutes(app: FastifyInstance, ctx: SurfaceContext):
   );
   app.route(
     operationRoute(operation(operations, 'getPublicCveRecord'), (request, reply) => {
-      const { recordId } = request.params as { recordId: string };
-      const snapshot = ctx.store.current;
-      const position = snapshot.positionOf(recordId);
-      if (position === undefined) throw new ServiceError('record_not_found', `There is no record ${recordId}.`, { recordId });
+      const { snapshot, position } = recordAtPath(ctx, request);
       const stored = storedRecord(snapshot, position);
       reply.header('etag', stored.etag).type(JSON_TYPE);
       return stored.body;
@@ -47,10 +54,7 @@ export function registerRecordRoutes(app: FastifyInstance, ctx: SurfaceContext):
   );
   app.route(
     operationRoute(operation(operations, 'getPublicCveRecordDetails'), (request, reply) => {
-      const { recordId } = request.params as { recordId: string };
-      const snapshot = ctx.store.current;
-      const position = snapshot.positionOf(recordId);
-      if (position === undefined) throw new ServiceError('record_not_found', `There is no record ${recordId}.`, { recordId });
+      const { snapshot, position, recordId } = recordAtPath(ctx, request);
       // Tagged by what makes the bytes (the dataset, the code, the record) rather than by hashing them per request.
       reply.header('etag', namedEntityTag(snapshot.version, SERVICE_VERSION, recordId)).type(JSON_TYPE);
       return detailsBody(snapshot, position, storedRecord(snapshot, position).body);

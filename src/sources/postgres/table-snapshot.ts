@@ -3,7 +3,6 @@
 // its details, and its texts are written to a private temporary file (core/text-file.ts) that requests read
 // them from, as they read a snapshot file. A load holds one batch of texts at a time, whatever the size of
 // the details, and the served snapshot holds none.
-import { writeSync } from 'node:fs';
 import type pg from 'pg';
 import type { RecordDetails } from '../../contract/index.js';
 import { detailsJson } from '../../core/details-json.js';
@@ -166,5 +165,5 @@ function writeAll(file: TextFile, texts: readonly (string | undefined)[], column
   texts.forEach((text, i) => {
     if (text !== undefined) buffer.write(text, column.offset[i]! - start, 'utf8');
   });
-  for (let done = 0; done < buffer.length; ) done += writeSync(file.fd, buffer, done, buffer.length - done, start + done);
+  file.writeAt(buffer, buffer.length, start);
 }

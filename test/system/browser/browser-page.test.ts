@@ -128,6 +128,12 @@ describe('the page with JavaScript', () => {
     await page.close();
   });
 
+  /** The names the projects operation gives for `q`, as the page asks for them. */
+  const projectsNamed = async (q: string): Promise<string[]> => {
+    const page = (await (await fetch(`${env.baseUrl}/api/v1/projects?q=${q}&limit=10`)).json()) as { projects: { name: string }[] };
+    return page.projects.map((project) => project.name);
+  };
+
   it('suggests the projects the projects operation names as the project field is typed in', async () => {
     const { page, problems } = await open('/');
     const served = await suggestions(page);
@@ -139,9 +145,9 @@ describe('the page with JavaScript', () => {
     });
     // Typed a key at a time: the field waits for a pause, so one request answers the whole name.
     await field.pressSequentially('opens', { delay: 30 });
-    const named = (await (await fetch(`${env.baseUrl}/api/v1/projects?q=opens&limit=10`)).json()) as { projects: { name: string }[] };
-    expect(named.projects.map((p) => p.name)).toContain('OpenSSL');
-    await expect.poll(() => suggestions(page)).toEqual(named.projects.map((p) => p.name));
+    const named = await projectsNamed('opens');
+    expect(named).toContain('OpenSSL');
+    await expect.poll(() => suggestions(page)).toEqual(named);
     expect(asked).toEqual([`${env.baseUrl}/api/v1/projects?q=opens&limit=10`]);
 
     // An answer to older text never replaces the suggestions for newer text.
@@ -158,11 +164,11 @@ describe('the page with JavaScript', () => {
     await slowAsked;
     const slowAnswered = page.waitForResponse((response) => isSlow(response.url()));
     await field.fill('MySQL');
-    const mysql = (await (await fetch(`${env.baseUrl}/api/v1/projects?q=MySQL&limit=10`)).json()) as { projects: { name: string }[] };
-    await expect.poll(() => suggestions(page)).toEqual(mysql.projects.map((p) => p.name));
+    const mysql = await projectsNamed('MySQL');
+    await expect.poll(() => suggestions(page)).toEqual(mysql);
     await slowAnswered;
     await page.waitForTimeout(100);
-    expect(await suggestions(page)).toEqual(mysql.projects.map((p) => p.name));
+    expect(await suggestions(page)).toEqual(mysql);
 
     // Emptied, the field suggests what the server did.
     await field.fill('');
