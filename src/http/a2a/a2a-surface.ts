@@ -26,5 +26,7 @@ export const a2aSurface: FastifyPluginAsync<SurfaceContext> = async (app, ctx) =
   // The body is read here, not by Fastify: malformed JSON is a JSON-RPC parse error, not a REST 400.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-  app.post(PATHS.a2a, (request) => exchange(request.body as string, request.headers));
+  // A POST with no body and no content type reaches no parser: its body is absent, which reads as empty
+  // text (a parse error), not as a string to measure.
+  app.post(PATHS.a2a, (request) => exchange(typeof request.body === 'string' ? request.body : '', request.headers));
 };

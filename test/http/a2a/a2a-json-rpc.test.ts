@@ -173,6 +173,18 @@ describe('A2A errors', () => {
     expect(envelope).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Invalid JSON payload.' } });
   });
 
+  it('no body and no content type (curl -X POST /a2a) -> -32700, not a 500 (issue 24, item 9)', async () => {
+    for (const headers of [{}, { 'content-type': 'application/json' }]) {
+      const response = await fetch(endpoint, { method: 'POST', headers });
+      expect(response.status, JSON.stringify(headers)).toBeLessThan(500);
+      expect(await response.json(), JSON.stringify(headers)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'Invalid JSON payload.' },
+      });
+    }
+  });
+
   it('bad params -> -32602', async () => {
     for (const params of [[], {}, { message: { role: 'ROLE_USER', parts: [{ text: 'no id' }] } }]) {
       const { envelope } = await call('SendMessage', params);
