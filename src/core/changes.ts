@@ -1,4 +1,5 @@
 import { CHANGES_LIMIT, type ChangesQuery, type RecordChange, type RecordChangesPage, ServiceError } from '../contract/index.js';
+import { isCalendarMoment } from './calendar.js';
 import { type ChangePoint, firstAfter } from './change-order.js';
 import type { CursorCodec } from './cursor.js';
 import { compareListingOrder } from './cve-id.js';
@@ -85,15 +86,6 @@ function parseDateOrTime(text: string): number | undefined {
   const [year, month, day, hour = 0, minute = 0, second = 0, offsetHours = 0, offsetMinutes = 0] = match
     .slice(1)
     .map((field) => (field === undefined ? undefined : Number(field)));
-  const fields = new Date(Date.UTC(year!, month! - 1, day!, hour, minute, second));
-  const valid =
-    fields.getUTCFullYear() === year &&
-    fields.getUTCMonth() === month! - 1 &&
-    fields.getUTCDate() === day &&
-    fields.getUTCHours() === hour &&
-    fields.getUTCMinutes() === minute &&
-    fields.getUTCSeconds() === second &&
-    offsetHours < 24 &&
-    offsetMinutes < 60;
+  const valid = isCalendarMoment(year!, month!, day!, hour, minute, second) && offsetHours < 24 && offsetMinutes < 60;
   return valid ? Date.parse(match[4] === undefined ? `${text}T00:00:00Z` : text) : undefined;
 }

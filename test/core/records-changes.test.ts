@@ -80,6 +80,18 @@ describe('change feed: records and removals since a point, oldest first', () => 
     expect(walk(catalog, 10, '2025-01-01T13:00:00+01:00').seen[0]).toBe('CVE-2024-0002:removed');
   });
 
+  it('takes dates of the years 0001 to 0099 as the years they name, not as 1901 to 1999 (issue 24, item 7)', () => {
+    // Every change of a known time is after them (a change of unknown time is after no date).
+    const everything = walk(catalog, 10, '1970-01-01').seen;
+    expect(everything).toHaveLength(4);
+    for (const since of ['0001-01-01T00:00:00Z', '0001-01-01', '0050-02-28T12:00:00+01:00', '0099-12-31', '0099-12-31T23:59:59Z']) {
+      expect(walk(catalog, 10, since).seen, since).toEqual(everything);
+    }
+    // Still a calendar: 29 February exists only in leap years, among these years too.
+    expect(walk(catalog, 10, '0004-02-29').seen).toEqual(everything);
+    expect(() => listChanges(createSnapshot(catalog), { since: '0003-02-29' }, tokens)).toThrow(ServiceError);
+  });
+
   it('refuses an altered, foreign or malformed since with invalid_cursor', () => {
     const { next } = walk(catalog, 1);
     const altered = `${next.slice(0, -2)}${next.endsWith('A') ? 'B' : 'A'}`;
