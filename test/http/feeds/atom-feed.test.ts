@@ -123,6 +123,32 @@ describe('GET /feeds/records.atom', () => {
     }
   });
 
+  it('writes tab, newline and carriage return as character references, so a reader gets them back (issue 24, item 8)', async () => {
+    // An XML parser replaces each of them in an attribute by a space, and a carriage return in text by a
+    // line feed: only a character reference carries them through.
+    const project = 'Tab\there, line\nfeed, carriage\r\nreturn';
+    const hostile = await buildTestApp({
+      catalog: {
+        ...fixtureCatalog,
+        records: [{ id: 'CVE-2025-1', project, status: 'public', url: null, summary: 'a\r\nb', published: '2025-01-01' }],
+      },
+    });
+    try {
+      for (const url of [FEED, `${FEED}?project=${encodeURIComponent(project)}`]) {
+        const { response, feed } = await feedAt(hostile, url);
+        const attributes = [...response.body.matchAll(/\s[a-z:]+="([^"]*)"/g)].map((match) => match[1]!);
+        expect(attributes.filter((value) => /[\t\n\r]/.test(value))).toEqual([]);
+        expect(response.body).not.toContain('\r');
+        const entry = feed.entries![0]!;
+        expect(entry.categories?.[0]?.term).toBe(project);
+        expect(entry.title?.value).toBe(`CVE-2025-1 (${project})`);
+        expect(entry.summary?.value).toBe('a\r\nb');
+      }
+    } finally {
+      await hostile.close();
+    }
+  });
+
   it('answers a held ETag or Last-Modified with 304, and changes its ETag with the dataset', async () => {
     const first = await app.inject({ url: FEED });
     expect(first.headers['cache-control']).toBe('public, max-age=300');
