@@ -4,6 +4,7 @@
 import { PAGE_LIMIT, type ProjectPage, type ProjectSummary, type ProjectsQuery } from '../contract/index.js';
 import type { CursorCodec } from './cursor.js';
 import { projectKeys } from './search/project-index.js';
+import { boundQuery, MAX_TERMS } from './search/query-understanding.js';
 import { words } from './search/words.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -16,7 +17,8 @@ const CURSOR_NAME_BYTES = 96;
 export async function listProjects(snapshot: Snapshot, query: ProjectsQuery, cursors: CursorCodec): Promise<ProjectPage> {
   const limit = query.limit ?? PAGE_LIMIT.default;
   const q = query.q ?? null;
-  const matching = q === null ? snapshot.projects.get().summaries : await projectsNamedBy(snapshot, q);
+  const { summaries } = snapshot.projects.get();
+  const matching = q === null ? summaries : inNameOrder(summaries, await projectsNamedBy(snapshot, q));
   const start = query.cursor === undefined ? 0 : firstAfter(matching, cursors.decodeName(query.cursor, q));
   const projects = matching.slice(start, start + limit);
   const last = projects.at(-1);
@@ -34,31 +36,50 @@ export async function listProjects(snapshot: Snapshot, query: ProjectsQuery, cur
 
 /**
  * The projects a text or one of its words names, most records first: what an agent is pointed at when its
- * project, or its question, matches nothing.
+ * project, or its question, matches nothing. Only as much of the text is read as a search reads (its
+ * first 512 characters, its first 32 distinct words), so a long message costs what a query does.
  */
 export async function closestProjects(snapshot: Snapshot, text: string, count: number): Promise<string[]> {
-  const total = ({ records }: ProjectSummary) => records.public + records['assigned-no-public-record'];
-  const named = new Set<ProjectSummary>();
-  for (const part of [text, ...words(text)]) for (const project of await projectsNamedBy(snapshot, part)) named.add(project);
-  return [...named]
-    .sort((a, b) => total(b) - total(a))
-    .slice(0, count)
-    .map((project) => project.name);
+  const table = snapshot.projects.get();
+  const read = boundQuery(text);
+  const named = new Set<number>();
+  for (const part of [read, ...new Set(words(read))].slice(0, 1 + MAX_TERMS)) {
+    for (const position of await projectsNamedBy(snapshot, part)) named.add(position);
+  }
+  // The `count` best ranked, kept in order as the names go by: a short word can name thousands.
+  const best: number[] = [];
+  for (const position of named) {
+    const rank = table.rankOf(position);
+    if (best.length === count && rank >= table.rankOf(best[count - 1]!)) continue;
+    const at = best.findIndex((other) => table.rankOf(other) > rank);
+    best.splice(at < 0 ? best.length : at, 0, position);
+    best.length = Math.min(best.length, count);
+  }
+  return best.map((position) => table.summaries[position]!.name);
 }
 
-/** The projects whose name or an alias begins with the text (any case), or that the search index finds by it, in name order. */
-async function projectsNamedBy(snapshot: Snapshot, text: string): Promise<readonly ProjectSummary[]> {
-  const { summaries } = snapshot.projects.get();
+/**
+ * Positions (in the project table) of the projects whose name or an alias begins with the text (any
+ * case), or that the search index finds by it.
+ */
+async function projectsNamedBy(snapshot: Snapshot, text: string): Promise<Set<number>> {
+  const table = snapshot.projects.get();
   const index = (await snapshot.search.prepare()).projects;
-  const lower = text.toLowerCase();
-  const found = new Set<string>();
+  const found = table.startingWith(text);
+  const add = (name: string) => {
+    const position = table.positionOf(name);
+    if (position !== undefined) found.add(position);
+  };
   for (const key of projectKeys(text)) {
-    for (const name of index.named(key)) found.add(name);
-    for (const name of index.approximate(key.join(''))?.projects ?? []) found.add(name);
+    for (const name of index.named(key)) add(name);
+    for (const name of index.approximate(key.join(''))?.projects ?? []) add(name);
   }
-  return summaries.filter(
-    (project) => found.has(project.name) || [project.name, ...project.aliases].some((spelling) => spelling.toLowerCase().startsWith(lower)),
-  );
+  return found;
+}
+
+/** The projects at these positions, in the table's order: name order. */
+function inNameOrder(summaries: readonly ProjectSummary[], positions: Set<number>): ProjectSummary[] {
+  return [...positions].sort((a, b) => a - b).map((position) => summaries[position]!);
 }
 
 /** The start of a name a cursor keeps. Truncating keeps the order of names, so pages can resume by it. */

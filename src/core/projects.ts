@@ -11,6 +11,15 @@ export interface ProjectTable {
   readonly summaries: readonly ProjectSummary[];
   /** Every spelling of this name in the snapshot, whatever its case. */
   spellingsOf(name: string): readonly string[];
+  /** Where this name is in `summaries`, if it is a project's. */
+  positionOf(name: string): number | undefined;
+  /** Where the project at this position of `summaries` stands in `byCount` (0: the most records). */
+  rankOf(position: number): number;
+  /**
+   * Positions in `summaries` of the projects whose name or an alias begins with the text, in any case:
+   * found by bisection in the sorted spellings, so a look-up costs the names it finds, not the table.
+   */
+  startingWith(text: string): Set<number>;
 }
 
 export function projectTable(table: RecordTable, aliases: ReadonlyMap<string, readonly string[]>): ProjectTable {
@@ -31,5 +40,33 @@ export function projectTable(table: RecordTable, aliases: ReadonlyMap<string, re
   const byCount = summaries
     .map(({ name, records }) => ({ name, records: records.public + records['assigned-no-public-record'] }))
     .sort((a, b) => b.records - a.records || a.name.localeCompare(b.name));
-  return { byCount, summaries, spellingsOf: (name) => byLowercase.get(name.toLowerCase()) ?? [] };
+  const positions = new Map(table.projectNames.map((name, index) => [name, index]));
+  const ranks = new Uint32Array(summaries.length);
+  byCount.forEach(({ name }, rank) => {
+    ranks[positions.get(name)!] = rank;
+  });
+  const spellings = summaries
+    .flatMap(({ name, aliases }, position) => [name, ...aliases].map((spelling) => ({ key: spelling.toLowerCase(), position })))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.position - b.position));
+  const startingWith = (text: string): Set<number> => {
+    const start = text.toLowerCase();
+    let low = 0;
+    let high = spellings.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (spellings[middle]!.key < start) low = middle + 1;
+      else high = middle;
+    }
+    const found = new Set<number>();
+    for (let i = low; i < spellings.length && spellings[i]!.key.startsWith(start); i++) found.add(spellings[i]!.position);
+    return found;
+  };
+  return {
+    byCount,
+    summaries,
+    spellingsOf: (name) => byLowercase.get(name.toLowerCase()) ?? [],
+    positionOf: (name) => positions.get(name),
+    rankOf: (position) => ranks[position]!,
+    startingWith,
+  };
 }

@@ -13,6 +13,8 @@ let stopLoad: () => Promise<void>;
 beforeAll(async () => {
   server = await startServer(['--rate-limit-max', '0']);
   pool = new Pool(server.baseUrl, { connections: 8 });
+  const page = (await (await fetch(`${server.baseUrl}/api/v1/cve-records?limit=100`)).json()) as { records: { id: string }[] };
+  batchIds = page.records.slice(0, 50).map((record) => record.id);
   // The search index is built after the server listens: wait for it, then warm every surface once.
   for (const worst of Object.values(WORST)) await worst();
   let running = true;
@@ -51,8 +53,48 @@ const manyWords = (
   'remot cdoe executoin alows atacker linx kernal memroy overfow'
 ).slice(0, 512);
 
+/** Distinct words that name nothing (no record, no project, no typo of one), as many as fit in `chars`. */
+const unknownWords = (chars: number) => {
+  let text = '';
+  for (let i = 0; text.length < chars; i++) text += `zq${i.toString(36)}xv${'jkw'[i % 3]} `;
+  return text.slice(0, chars).trim();
+};
+const mcpCall = (name: string, args: Record<string, unknown>) =>
+  post('/mcp', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }), mcpHeaders);
+async function get(path: string): Promise<number> {
+  const response = await pool.request({ path, method: 'GET' });
+  await response.body.dump();
+  return response.statusCode;
+}
+/** Ids of records with the largest details the data has, as many as a batch takes (50). */
+let batchIds: string[] = [];
+const cwes = Array.from({ length: 60 }, (_, i) => `CWE-${i * 13 + 20}`).join(' ');
+
 /** The worst request each surface accepts, by what costs it most. */
 const WORST: Record<string, () => Promise<number>> = {
+  // Issue 24, item 1: a message that matches nothing is looked up again as project names, word by word.
+  'A2A: 50 KB of words that match nothing': () => post('/a2a', a2aMessage(unknownWords(50_000))),
+  'A2A: one word of 50 KB that matches nothing': () => post('/a2a', a2aMessage(`zq${'x'.repeat(50_000)}`)),
+  'A2A: as many CWE ids as fit': () => post('/a2a', a2aMessage(cwes.repeat(100).slice(0, 50_000))),
+  'MCP list_cve_records: an unknown project of 1,000 characters in one word': () =>
+    mcpCall('list_cve_records', { project: `zq${'x'.repeat(998)}` }),
+  'MCP list_cve_records: an unknown project of 1,000 characters of words': () =>
+    mcpCall('list_cve_records', { project: unknownWords(1000) }),
+  'MCP list_cve_record_changes: the longest since, forged': () => mcpCall('list_cve_record_changes', { since: 'A'.repeat(200) }),
+  'MCP list_projects: the longest q of words': () => mcpCall('list_projects', { q: unknownWords(200) }),
+  'MCP search_cve_records: the longest query that matches nothing': () => mcpCall('search_cve_records', { query: unknownWords(512) }),
+  'MCP batch_get_cve_records: the largest batch': () => mcpCall('batch_get_cve_records', { recordIds: batchIds }),
+  'REST list: the longest unknown project': () => get(`/api/v1/cve-records?project=${'x'.repeat(1000)}`),
+  'REST list: the longest cursor, forged': () => get(`/api/v1/cve-records?cursor=${'A'.repeat(200)}`),
+  'REST projects: the longest q in one word': () => get(`/api/v1/projects?q=${'x'.repeat(200)}`),
+  'REST projects: the longest q of words': () => get(`/api/v1/projects?q=${encodeURIComponent(unknownWords(200))}`),
+  'REST changes: the longest since, forged': () => get(`/api/v1/cve-records/changes?since=${'A'.repeat(200)}`),
+  'REST batch: the most ids, with details': () => post('/api/v1/cve-records/details/batch', JSON.stringify({ recordIds: batchIds })),
+  '/ask GET: the longest query that matches nothing': () => get(`/ask?query=${encodeURIComponent(unknownWords(512))}`),
+  '/ask GET: as many CWE ids as fit': () => get(`/ask?query=${encodeURIComponent(cwes.slice(0, 512))}`),
+  'page: the longest unknown project in the project field': () => get(`/?project=${'x'.repeat(1000)}`),
+  'page: the longest query that matches nothing': () => get(`/?query=${encodeURIComponent(unknownWords(512))}`),
+  'feed: the longest unknown project': () => get(`/feeds/records.atom?project=${'x'.repeat(1000)}`),
   'A2A: one word as long as the body allows': () => post('/a2a', a2aMessage('l'.repeat(MAX_BODY - 200))),
   'A2A: the deepest JSON': () => post('/a2a', a2aMessage('x', `,"metadata":{"a":${deep((MAX_BODY - 300) / 2)}}`)),
   'A2A: as many distinct words as fit': () => post('/a2a', a2aMessage(manyWords)),

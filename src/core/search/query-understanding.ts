@@ -196,7 +196,7 @@ export function understandQuery(text: string): QueryUnderstanding {
 }
 
 /** The query cut to MAX_QUERY_LENGTH characters, never between the two halves of a surrogate pair. */
-function boundQuery(text: string): string {
+export function boundQuery(text: string): string {
   if (text.length <= MAX_QUERY_LENGTH) return text;
   const last = text.charCodeAt(MAX_QUERY_LENGTH - 1);
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? MAX_QUERY_LENGTH - 1 : MAX_QUERY_LENGTH);
