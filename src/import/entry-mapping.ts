@@ -73,8 +73,9 @@ export function entryMapper(selection: Selection): (entry: InputEntry) => EntryO
       return { kind: 'skip', source, category: 'unreadable-entry', detail: (error as Error).message };
     }
     let json: unknown;
+    let mended = 0;
     try {
-      json = JSON.parse(text);
+      ({ json, mended } = parseWellFormed(text));
     } catch (error) {
       return { kind: 'skip', source, category: 'invalid-json', detail: jsonProblem(error as Error) };
     }
@@ -94,15 +95,45 @@ export function entryMapper(selection: Selection): (entry: InputEntry) => EntryO
       return { kind: 'skip', source, category: 'before-since', detail: result.record.published ?? 'no datePublished', id };
     }
     const { details, ...record } = result.record;
+    const illFormed: MapWarning[] =
+      mended === 0
+        ? []
+        : [
+            {
+              kind: 'ill-formed-text',
+              detail: `${record.id}: ${mended} text${mended === 1 ? '' : 's'} held a lone surrogate (half of a UTF-16 pair), each replaced by U+FFFD`,
+            },
+          ];
     return {
       kind: 'mapped',
       source,
       record,
       naming: result.naming,
-      warnings: result.warnings,
+      warnings: [...illFormed, ...result.warnings],
       details: details === undefined ? undefined : { json: detailsJson(details), filters: detailFilters(details) },
     };
   };
+}
+
+/** Valid UTF-8 decodes to well-formed text: a lone surrogate can only come from a JSON escape. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/**
+ * The JSON value of the text, every string in it well-formed: a lone surrogate (`"\ud800"`, half of a
+ * UTF-16 pair, which JSON may write) is replaced by U+FFFD, as a UTF-8 decoder replaces bytes it cannot
+ * read, and counted. Such a string cannot be put in a URL (encodeURIComponent throws) nor written as
+ * UTF-8, so it must not reach a catalog; the rest of the record is worth keeping. Text without such an
+ * escape, nearly all of it, is parsed as it is.
+ */
+function parseWellFormed(text: string): { json: unknown; mended: number } {
+  if (!SURROGATE_ESCAPE.test(text)) return { json: JSON.parse(text), mended: 0 };
+  let mended = 0;
+  const json = JSON.parse(text, (_key, value: unknown) => {
+    if (typeof value !== 'string' || value.isWellFormed()) return value;
+    mended++;
+    return value.toWellFormed();
+  });
+  return { json, mended };
 }
 
 /**

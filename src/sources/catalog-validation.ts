@@ -44,7 +44,34 @@ export function recordProblems(record: unknown, pointer: string, problems: Catal
   if (!checkRecord(record)) {
     for (const e of checkRecord.errors ?? []) problems.push({ pointer: `${pointer}${e.instancePath}`, id, problem: describe(e) });
   }
+  const illFormed = illFormedPath(record);
+  if (illFormed !== undefined) problems.push({ pointer: [pointer, ...illFormed].join('/'), id, problem: ILL_FORMED });
   return id;
+}
+
+const ILL_FORMED = 'holds a lone surrogate (half of a UTF-16 pair): not well-formed text';
+
+/**
+ * The keys down to the first string that is not well-formed Unicode, if any: a lone surrogate cannot be
+ * written as UTF-8 or put in a URL (encodeURIComponent throws), so a record holding one would fail every
+ * answer that links it. JSON Schema cannot say this of a string; the importer never writes one
+ * (entry-mapping.ts). The path is made only when one is found: the walk itself allocates nothing.
+ */
+function illFormedPath(value: unknown): string[] | undefined {
+  if (typeof value === 'string') return value.isWellFormed() ? undefined : [];
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const path = illFormedPath(value[index]);
+      if (path !== undefined) return [String(index), ...path];
+    }
+    return undefined;
+  }
+  for (const key in value) {
+    const path = illFormedPath((value as Record<string, unknown>)[key]);
+    if (path !== undefined) return [key, ...path];
+  }
+  return undefined;
 }
 
 function describe(e: { keyword: string; message?: string | undefined; params: Record<string, unknown> }): string {

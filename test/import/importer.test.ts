@@ -11,6 +11,8 @@ import { detailsJson } from '../../src/core/details-json.js';
 import { detailFilters } from '../../src/core/record-table.js';
 import { importRecords, recordsWithDetails } from '../../src/import/importer.js';
 import { readInputs } from '../../src/import/inputs.js';
+import { findCatalogProblems } from '../../src/sources/catalog-validation.js';
+import { buildTestApp } from '../support/app.js';
 import { runCli } from '../support/cli.js';
 import { fixturePath, repositoryPath, SAMPLE_ZIP } from '../support/paths.js';
 import { zipBytes } from '../support/zip-writer.js';
@@ -317,5 +319,61 @@ describe('hostile inputs (issue 11)', () => {
     await writeFile(join(dir, 'secret.json'), 'root:x:0:0:root:/root:/bin/bash');
     const result = await run([dir]);
     expect(result.problems).toEqual([{ category: 'invalid-json', source: join(dir, 'secret.json'), detail: 'not valid JSON' }]);
+  });
+});
+
+// Issue 24, item 2: a lone surrogate (half of a UTF-16 pair, which JSON can write as an escape) in a
+// record's text made a 500 of every answer that put the name in a URL.
+describe('lone surrogates in CVE JSON (issue 24, item 2)', () => {
+  it('are replaced by U+FFFD and counted as a warning, so the catalog is valid and every surface answers', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'surrogates-'));
+    const json = JSON.parse(await readFile(fixtures('cve-json5/v51-published.CVE-2023-5365.json'), 'utf8'));
+    json.containers.cna.affected[0].product = 'Widget \ud800 Pro';
+    json.containers.cna.descriptions[0].value = `A flaw \udfff in a pair 😀 kept as it is.`;
+    const file = join(dir, 'CVE-2023-5365.json');
+    // JSON.stringify writes each lone surrogate as its \u escape, as a hostile record would.
+    await writeFile(file, JSON.stringify(json));
+    expect(await readFile(file, 'utf8')).toContain('\\ud800');
+
+    const result = await run([file]);
+    const [record] = recordsWithDetails(result);
+    expect(record!.project).toBe('Widget \ufffd Pro');
+    expect(record!.details!.description).toBe('A flaw \ufffd in a pair 😀 kept as it is.');
+    expect(result.warnings).toEqual([
+      {
+        kind: 'ill-formed-text',
+        source: file,
+        detail: 'CVE-2023-5365: 2 texts held a lone surrogate (half of a UTF-16 pair), each replaced by U+FFFD',
+      },
+    ]);
+    expect(findCatalogProblems(result.catalog, result.details)).toEqual([]);
+
+    const app = await buildTestApp({ catalog: { ...result.catalog, records: recordsWithDetails(result) } });
+    try {
+      const mcp = await app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+        },
+        payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_service_info', arguments: {} } },
+      });
+      expect(mcp.statusCode).toBe(200);
+      const answer = JSON.parse(/^data: (.*)$/m.exec(mcp.body)![1]!);
+      expect(answer.result.isError, mcp.body).toBeFalsy();
+      for (const url of [
+        '/api/v1/sandbox',
+        '/records/CVE-2023-5365',
+        '/',
+        `/?project=${encodeURIComponent(record!.project)}`,
+        '/feeds/records.atom',
+      ]) {
+        expect((await app.inject({ url })).statusCode, url).toBe(200);
+      }
+    } finally {
+      await app.close();
+    }
   });
 });

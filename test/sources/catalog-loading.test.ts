@@ -3,6 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { NO_DETAILS } from '../../src/contract/index.js';
 import { catalogJson } from '../../src/import/catalog-writer.js';
 import { CatalogError, readCatalogFile } from '../../src/sources/catalog-file.js';
 import { parseCatalogBytes } from '../../src/sources/catalog-text.js';
@@ -52,6 +53,31 @@ describe('catalog loading', () => {
     };
     expect(findCatalogProblems(catalog)).toEqual([
       { pointer: '/records/0/url', id: 'CVE-2024-1', problem: 'must match pattern "^https?://"' },
+    ]);
+  });
+
+  it('refuses text that is not well-formed Unicode: a lone surrogate anywhere in a record (issue 24, item 2)', () => {
+    const catalog = {
+      lastVerified: '2025-01-01',
+      records: [
+        { ...good, id: 'CVE-2024-1', project: 'Widget \ud800' },
+        { ...good, id: 'CVE-2024-2', summary: 'ok \ud83d\ude00 then \udc00' },
+        {
+          ...good,
+          id: 'CVE-2024-3',
+          details: { ...NO_DETAILS, references: [{ url: 'https://example.org/\udbff', name: 'Advisory', tags: [] }] },
+        },
+        { ...good, id: 'CVE-2024-4', project: 'A pair 😀 is fine' },
+      ],
+    };
+    expect(findCatalogProblems(catalog)).toEqual([
+      { pointer: '/records/0/project', id: 'CVE-2024-1', problem: 'holds a lone surrogate (half of a UTF-16 pair): not well-formed text' },
+      { pointer: '/records/1/summary', id: 'CVE-2024-2', problem: 'holds a lone surrogate (half of a UTF-16 pair): not well-formed text' },
+      {
+        pointer: '/records/2/details/references/0/url',
+        id: 'CVE-2024-3',
+        problem: 'holds a lone surrogate (half of a UTF-16 pair): not well-formed text',
+      },
     ]);
   });
 
