@@ -149,6 +149,7 @@ async function syncOnce(
       }
       await writeCatalogFile(catalogPath, step.catalog, { gzipLevel: SYNC_GZIP_LEVEL });
       log(stepSummary(step));
+      for (const problem of step.result.problems) log(`skipped ${problem.source}: ${problem.category}: ${problem.detail}`);
       steps++;
     }
   } catch (error) {
@@ -185,7 +186,8 @@ function stepSummary({ label, catalog, report, result }: AppliedStep): string {
     `${report.older} older than held`,
   ];
   const published = report.published.length > 0 ? `; now public: ${report.published.join(', ')}` : '';
-  const bad = result.problems.length > 0 ? `; ${result.problems.length} bad entries skipped` : '';
+  const skipped = result.problems.length;
+  const bad = skipped > 0 ? `; ${skipped} bad record${skipped === 1 ? '' : 's'} skipped (listed below)` : '';
   return `applied ${label}: read ${result.read}, ${changed.join(', ')}${bad}${published}; catalog ${catalog.records.length} records (${describeCursor(catalog)})`;
 }
 

@@ -7,7 +7,7 @@ import { type MapWarning, mapCveRecord } from './cve-json5.js';
 import type { DetailsText } from './details-spool.js';
 import type { InputEntry } from './inputs.js';
 import type { ProjectName } from './project-naming.js';
-import { unpackText } from './zip-entries.js';
+import { ArchiveDamage, unpackText } from './zip-entries.js';
 
 export const SKIP_CATEGORIES = [
   // bad input: each one is reported with its file
@@ -70,7 +70,9 @@ export function entryMapper(selection: Selection): (entry: InputEntry) => EntryO
     try {
       text = unpackText(item.packed);
     } catch (error) {
-      return { kind: 'skip', source, category: 'unreadable-entry', detail: (error as Error).message };
+      // Data that does not match the directory damns the archive, not one record (zip-entries.ts).
+      const category = error instanceof ArchiveDamage ? 'unreadable-input' : 'unreadable-entry';
+      return { kind: 'skip', source, category, detail: (error as Error).message };
     }
     let json: unknown;
     let mended = 0;

@@ -45,7 +45,8 @@ async function* readZip(path: string): AsyncGenerator<InputEntry, void, undefine
   try {
     for await (const entry of readZipEntries(path)) yield { ...entry, name: `${path}!/${entry.name}` };
   } catch (err) {
-    // The entries before the damage have been yielded and are kept; the rest of the archive is lost.
+    // Hostile or damaged structure at any level (an ArchiveDamage), or no zip at all: the archive is
+    // unreadable input, which a sync refuses whole; an import keeps the entries yielded before it.
     yield { name: path, inputError: `archive is unreadable: ${(err as Error).message}` };
   }
 }

@@ -44,11 +44,17 @@ export function treePath(id: string): string {
   return `cves/${year}/${Math.floor(Number(number) / 1000)}xxx/${id}.json`;
 }
 
+export const baselineName = (day: string) => `${day}_all_CVEs_at_midnight.zip.zip`;
+
+/** A baseline asset around the bytes of its `cves.zip` (stored, as upstream stores it). */
+export function baselineBytes(innerZip: Buffer): Buffer {
+  return zipBytes([{ name: 'cves.zip', data: innerZip, store: true }]);
+}
+
 export function writeBaseline(dir: string, day: string, records: readonly UpstreamRecord[]): string {
   const inner = zipBytes(records.map((record) => ({ name: treePath(record.id), data: cveJson5(record) })));
-  const name = `${day}_all_CVEs_at_midnight.zip.zip`;
-  writeFileSync(join(dir, name), zipBytes([{ name: 'cves.zip', data: inner, store: true }]));
-  return name;
+  writeFileSync(join(dir, baselineName(day)), baselineBytes(inner));
+  return baselineName(day);
 }
 
 export function writeDelta(dir: string, name: string, records: readonly UpstreamRecord[]): string {

@@ -17,6 +17,8 @@ export interface ZipEntrySpec {
   readonly crc?: number;
   /** Point this entry's directory record at the body of the entry with this name, written earlier. */
   readonly sharesBodyOf?: string;
+  /** Mark the entry a symbolic link made on Unix (its data is the link's target), as `zip --symlinks` does. */
+  readonly symlink?: boolean;
 }
 
 interface CentralFields {
@@ -84,7 +86,8 @@ export class ZipWriter {
     }
     const record = this.#centralRecord(46 + name.length);
     record.writeUInt32LE(0x02014b50, 0);
-    record.writeUInt16LE(20, 4);
+    // Made by: Unix (3) for a symbolic link, whose file type sits in the high half of the external attributes.
+    record.writeUInt16LE(entry.symlink ? (3 << 8) | 20 : 20, 4);
     record.writeUInt16LE(20, 6);
     record.writeUInt16LE(0x0800, 8);
     record.writeUInt16LE(fields.method, 10);
@@ -92,6 +95,7 @@ export class ZipWriter {
     record.writeUInt32LE(fields.compressed, 20);
     record.writeUInt32LE(fields.size, 24);
     record.writeUInt16LE(name.length, 28);
+    if (entry.symlink) record.writeUInt32LE((0o120777 << 16) >>> 0, 38);
     record.writeUInt32LE(at, 42);
     name.copy(record, 46);
     this.#count++;

@@ -25,26 +25,40 @@ export async function* syncSteps(
 ): AsyncGenerator<AppliedStep, void, undefined> {
   let catalog = start;
   for await (const step of upstream.steps(catalog.sync)) {
-    const result = await importRecords(step.entries(), {
-      ...selection,
-      lastVerified: catalog.lastVerified,
-      aliases: withCatalogNames(selection.aliases ?? new Map(), catalog),
-      // A baseline holds every record, so a cleared id it lacks is not public yet; a delta says nothing of one.
-      listUnpublished: step.whole,
-    });
-    if (result.skipped['unreadable-input'] > 0) {
-      // A download cut short or a damaged archive: stop before the cursor passes what was not read.
-      const problem = result.problems.find((p) => p.category === 'unreadable-input');
-      throw new UpstreamError(`${step.label} could not be read (${problem?.source}: ${problem?.detail}); the cursor stays where it was`);
+    try {
+      const result = await importRecords(step.entries(), {
+        ...selection,
+        lastVerified: catalog.lastVerified,
+        aliases: withCatalogNames(selection.aliases ?? new Map(), catalog),
+        // A baseline holds every record, so a cleared id it lacks is not public yet; a delta says nothing of one.
+        listUnpublished: step.whole,
+      });
+      refuseUnsound(step, result);
+      // The merge takes a whole catalog and gives one: the step's details are read back as objects for it.
+      const records = recordsWithDetails(result);
+      result.details.close();
+      const merged = mergeChanges(catalog, { records, projects: result.catalog.projects ?? [], rejected: result.rejected }, now());
+      catalog = { ...merged.catalog, sync: advance(catalog.sync, upstream.name, step, records, now()) };
+      yield { label: step.label, catalog, report: merged.report, result };
+    } finally {
+      // Applied or refused, what the step brought (a download) goes: a refused one is fetched again next time.
+      await step.release();
     }
-    // The merge takes a whole catalog and gives one: the step's details are read back as objects for it.
-    const records = recordsWithDetails(result);
-    result.details.close();
-    const merged = mergeChanges(catalog, { records, projects: result.catalog.projects ?? [], rejected: result.rejected }, now());
-    catalog = { ...merged.catalog, sync: advance(catalog.sync, upstream.name, step, records, now()) };
-    yield { label: step.label, catalog, report: merged.report, result };
-    await step.release();
   }
+}
+
+/**
+ * Where a step is refused before anything of it is written. An asset whose structure is hostile or
+ * damaged at any level (not a zip, cut short, a bomb, entries lying about their size or checksum,
+ * overlapping entries, unsafe paths, symbolic links; zip-entries.ts), or a path that could not be read,
+ * is not applied at all, not even the records read before the damage: a damaged baseline applied as if it
+ * held fewer records would move the cursor past the day's real one. A bad record in a sound asset (not
+ * JSON, not UTF-8, over the size limit) is skipped and reported instead, since deltas are cumulative and
+ * refusing one for one record would stop the day.
+ */
+function refuseUnsound(step: UpstreamStep, result: ImportResult): void {
+  const unsound = result.problems.find((problem) => problem.category === 'unreadable-input');
+  if (unsound) throw new UpstreamError(`${step.label} refused (${unsound.source}: ${unsound.detail}); catalog and cursor unchanged`);
 }
 
 /** The cursor after a step: never moved back (a late baseline is older than the deltas already applied). */
