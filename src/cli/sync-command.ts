@@ -10,7 +10,7 @@ import { formatOf, writeCatalogFile } from '../import/catalog-writer.js';
 import { checkout } from '../import/sync/checkout.js';
 import { changedAny } from '../import/sync/merge.js';
 import { releaseFolder } from '../import/sync/release-folder.js';
-import { releaseUrl } from '../import/sync/release-url.js';
+import { DEFAULT_DOWNLOAD_LIMIT, DEFAULT_STALL_TIMEOUT_MS, type ReleaseUrlOptions, releaseUrl } from '../import/sync/release-url.js';
 import { type AppliedStep, syncSteps } from '../import/sync/sync.js';
 import { type Upstream, UpstreamError } from '../import/sync/upstream.js';
 import { readCatalogFile } from '../sources/catalog-file.js';
@@ -44,6 +44,11 @@ Options:
                          follow it
   --database-url URL     PostgreSQL to apply the steps to
 ${SELECTION_HELP}
+  --download-limit SIZE  the most an asset of an http(s) upstream may be, in bytes or with K, M or G (1024s):
+                         one announcing more is refused before it is read, a longer body is cut (default 1.5G:
+                         the midnight baseline, 500 to 600 MB in 2026, times 2.5)
+  --download-stall-timeout SECONDS
+                         abandon a download that receives no byte for this long (default 60)
   --follow               keep syncing, every --interval seconds, until stopped (SIGTERM or SIGINT)
   --interval SECONDS     time between syncs with --follow (default 300; upstream changes every few minutes)
   --help                 show this help
@@ -65,6 +70,8 @@ export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<n
       'last-verified': { type: 'string' },
       follow: { type: 'boolean' },
       interval: { type: 'string' },
+      'download-limit': { type: 'string' },
+      'download-stall-timeout': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -82,7 +89,13 @@ export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<n
   if (!Number.isFinite(interval) || interval < 1) throw new UsageError(`--interval: expected seconds, got "${values.interval}"`);
   const lastVerified = isoDate('last-verified', values['last-verified']);
   const selection = await readSelection(values);
-  const upstream = upstreamOf(source, catalogPath);
+  const upstream = upstreamOf(source, catalogPath, {
+    maxBytes: values['download-limit'] === undefined ? DEFAULT_DOWNLOAD_LIMIT : size('download-limit', values['download-limit']),
+    stallTimeoutMs:
+      values['download-stall-timeout'] === undefined
+        ? DEFAULT_STALL_TIMEOUT_MS
+        : 1000 * seconds('download-stall-timeout', values['download-stall-timeout']),
+  });
 
   const once = () => syncOnce(upstream, { catalogPath, outs, database }, selection, lastVerified);
   if (!values.follow) return once();
@@ -106,13 +119,31 @@ export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<n
   return 0;
 }
 
-function upstreamOf(source: string, catalogPath: string): Upstream {
+type DownloadLimits = Required<Pick<ReleaseUrlOptions, 'maxBytes' | 'stallTimeoutMs'>>;
+
+function upstreamOf(source: string, catalogPath: string, limits: DownloadLimits): Upstream {
   if (/^https?:\/\//i.test(source)) {
     if (!URL.canParse(source.replaceAll(/\{(name|day|hour)\}/g, 'x'))) throw new UsageError(`"${source}" is not a URL`);
-    return releaseUrl(source, { cacheDir: join(dirname(catalogPath), '.cve-records-sync') });
+    return releaseUrl(source, { cacheDir: join(dirname(catalogPath), '.cve-records-sync'), ...limits });
   }
   if (!existsSync(source) || !statSync(source).isDirectory()) throw new UsageError(`${source}: not a folder or an http(s) URL`);
   return existsSync(join(source, '.git')) && existsSync(join(source, 'cves')) ? checkout(source) : releaseFolder(source);
+}
+
+const UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** A size in bytes, or with K, M or G (powers of 1024, an optional i and B: `1.5G`, `512MiB`). */
+function size(option: string, text: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?$/i.exec(text.trim());
+  const bytes = match ? Math.floor(Number(match[1]) * UNITS[match[2]!.toLowerCase()]!) : Number.NaN;
+  if (!(bytes >= 1)) throw new UsageError(`--${option}: expected a size such as 2G or 500M, got "${text}"`);
+  return bytes;
+}
+
+function seconds(option: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`--${option}: expected seconds, got "${text}"`);
+  return value;
 }
 
 interface Targets {

@@ -4,11 +4,16 @@
 // asking for the ones that can: today's baseline (and yesterday's), and for each day since the cursor
 // the latest delta, from the newest hour back to the one already applied. A poll that finds nothing new
 // costs one or two requests. Each asset is downloaded beside the catalog when its step is reached, read,
-// and deleted once applied.
+// and deleted once applied or refused.
+//
+// A download is untrusted too: it may be no larger than a limit (an announced Content-Length over it is
+// refused before the body is read, a body is cut when it passes it) and must keep coming (a stall timeout
+// of our own, from the request on, rather than the HTTP client's five minutes). A refused download leaves
+// nothing behind.
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { releaseStep } from './release-folder.js';
 import { atHour, baselineName, deltaName, parseReleaseName, type Release } from './release-names.js';
@@ -22,13 +27,29 @@ export interface ReleaseUrlOptions {
   /** The days before today a sync looks back for deltas when it has no newer baseline. */
   readonly lookBackDays?: number;
   readonly fetch?: typeof fetch;
+  /** The most bytes an asset may have. Default DEFAULT_DOWNLOAD_LIMIT. */
+  readonly maxBytes?: number;
+  /** How long a download may go without a byte, in milliseconds. Default DEFAULT_STALL_TIMEOUT_MS. */
+  readonly stallTimeoutMs?: number;
 }
+
+/**
+ * The largest real asset is the midnight baseline, 500 to 600 MB in 2026; 2.5 times that leaves years of
+ * upstream growth, while an endless or lying body costs at most this much disk.
+ */
+export const DEFAULT_DOWNLOAD_LIMIT = 1.5 * 1024 ** 3;
+/** A mirror that sends nothing for a minute is not coming back in this poll. */
+export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
 
 const PROBE_TIMEOUT_MS = 15_000;
 const DOWNLOAD_TIMEOUT_MS = 30 * 60_000;
 
 export function releaseUrl(template: string, options: ReleaseUrlOptions): Upstream {
   const get = options.fetch ?? fetch;
+  const limits: DownloadLimits = {
+    maxBytes: options.maxBytes ?? DEFAULT_DOWNLOAD_LIMIT,
+    stallTimeoutMs: options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
+  };
   const now = options.now ?? (() => new Date());
   const lookBack = options.lookBackDays ?? 2;
   const urlOf = (release: Release): string => {
@@ -37,7 +58,7 @@ export function releaseUrl(template: string, options: ReleaseUrlOptions): Upstre
     return filled.replaceAll('{name}', release.name).replaceAll('{day}', release.day).replaceAll('{hour}', hour);
   };
   const exists = async (release: Release): Promise<boolean> => {
-    const response = await request(get, urlOf(release), 'HEAD', PROBE_TIMEOUT_MS);
+    const response = await request(get, urlOf(release), 'HEAD', AbortSignal.timeout(PROBE_TIMEOUT_MS));
     await response.body?.cancel();
     if (response.ok) return true;
     if (response.status === 404 || response.status === 403 || response.status === 410) return false;
@@ -77,36 +98,73 @@ export function releaseUrl(template: string, options: ReleaseUrlOptions): Upstre
       for (const release of planReleases(cursor, await discover(cursor))) {
         await mkdir(options.cacheDir, { recursive: true });
         const path = join(options.cacheDir, release.name);
-        await download(get, urlOf(release), path);
+        await download(get, urlOf(release), path, limits);
         yield releaseStep(release, path, () => rm(path, { force: true }));
       }
     },
   };
 }
 
-async function request(get: typeof fetch, url: string, method: string, timeoutMs: number): Promise<Response> {
+async function request(get: typeof fetch, url: string, method: string, signal: AbortSignal): Promise<Response> {
   try {
-    return await get(url, { method, redirect: 'follow', signal: AbortSignal.timeout(timeoutMs) });
+    return await get(url, { method, redirect: 'follow', signal });
   } catch (error) {
     throw new UpstreamError(`${url}: ${(error as Error).message}`);
   }
 }
 
-/** Streams the asset to `<path>.part`, renamed into place when it is whole. */
-async function download(get: typeof fetch, url: string, path: string): Promise<void> {
-  const response = await request(get, url, 'GET', DOWNLOAD_TIMEOUT_MS);
-  if (!response.ok || !response.body) {
-    await response.body?.cancel();
-    throw new UpstreamError(`${url}: HTTP ${response.status}`);
-  }
+interface DownloadLimits {
+  readonly maxBytes: number;
+  readonly stallTimeoutMs: number;
+}
+
+/** Streams the asset to `<path>.part`, renamed into place when it is whole; nothing is left when it is not. */
+async function download(get: typeof fetch, url: string, path: string, { maxBytes, stallTimeoutMs }: DownloadLimits): Promise<void> {
+  const stalled = new AbortController();
+  const seconds = stallTimeoutMs / 1000;
+  const stall = () => stalled.abort(new Error(`no byte received for ${seconds} s (--download-stall-timeout)`));
+  let timer = setTimeout(stall, stallTimeoutMs);
+  const byteCame = () => {
+    clearTimeout(timer);
+    timer = setTimeout(stall, stallTimeoutMs);
+  };
   const part = `${path}.part`;
   try {
-    await pipeline(Readable.fromWeb(response.body), createWriteStream(part));
-    await rename(part, path);
-  } catch (error) {
+    const response = await request(get, url, 'GET', AbortSignal.any([stalled.signal, AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS)]));
+    const announced = Number(response.headers.get('content-length') ?? Number.NaN);
+    if (!response.ok || !response.body || announced > maxBytes) {
+      await response.body?.cancel();
+      throw new UpstreamError(
+        response.ok && response.body
+          ? `${url}: refused: it announces ${announced} bytes, over the download limit of ${maxBytes} bytes (--download-limit)`
+          : `${url}: HTTP ${response.status}`,
+      );
+    }
+    try {
+      await pipeline(Readable.fromWeb(response.body), sizeLimit(maxBytes, byteCame), createWriteStream(part));
+      await rename(part, path);
+    } catch (error) {
+      throw new UpstreamError(
+        `${url}: download failed: ${(stalled.signal.reason as Error | undefined)?.message ?? (error as Error).message}`,
+      );
+    }
+  } finally {
+    clearTimeout(timer);
     await rm(part, { force: true });
-    throw new UpstreamError(`${url}: download failed: ${(error as Error).message}`);
   }
+}
+
+/** Passes bytes on, telling `onBytes` of each chunk, and fails once more than `maxBytes` have come. */
+function sizeLimit(maxBytes: number, onBytes: () => void): Transform {
+  let received = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      onBytes();
+      received += chunk.length;
+      if (received > maxBytes) done(new Error(`more than ${maxBytes} bytes, over the download limit (--download-limit)`));
+      else done(null, chunk);
+    },
+  });
 }
 
 const DAY_MS = 86_400_000;
