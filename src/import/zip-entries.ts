@@ -154,7 +154,7 @@ async function* readEntries(zipPath: string, options: ReadZipOptions, budget: Bu
     fatal ??= new ArchiveDamage(err.message);
     const w = waiter;
     waiter = undefined;
-    w?.reject(err);
+    w?.reject(fatal);
   });
 
   const nextEntry = (): Promise<NextEntry> =>
