@@ -107,5 +107,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.stderr.write('usage: node bin/needed-node.js <command> [args…]\n');
     process.exit(2);
   }
-  await runWithNodeFirst(runsNeededNode() ? undefined : neededNodeBin(command), command, args);
+  await runWithNodeFirst(runsNeededNode() ? undefined : neededNodeBin('public-cve-records'), command, args);
 }
