@@ -7,7 +7,7 @@
 // As a program: `node bin/needed-node.js <command> [args…]` runs the command with the needed Node first
 // on PATH (`npm test` runs its steps so).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,11 +78,9 @@ const RELAYED = ['SIGTERM', 'SIGINT', 'SIGHUP'];
 export function runWithNodeFirst(binDirectory, command, args) {
   const env = binDirectory ? { ...process.env, PATH: `${binDirectory}${delimiter}${process.env.PATH ?? ''}` } : process.env;
   const child = spawn(command, args, { stdio: 'inherit', env });
-  for (const signal of RELAYED) {
-    // Ctrl-C in a terminal reaches the command too (it is in the same process group), and a program that
-    // stops gracefully on its first SIGINT may stop at once on a second: it is asked with SIGTERM instead.
-    process.on(signal, () => child.kill(signal === 'SIGINT' ? 'SIGTERM' : signal));
-  }
+  // A signal sent to this process alone is passed on; one sent to the process group (Ctrl-C in a terminal)
+  // reaches the command twice, which cve-records treats as once.
+  for (const signal of RELAYED) process.on(signal, () => child.kill(signal));
   child.once('error', (error) => {
     process.stderr.write(`${command}: ${error.message}\n`);
     process.exit(127);
@@ -101,7 +99,7 @@ export function rerunUnderNeededNode(who, programFile) {
   return runWithNodeFirst(bin, join(bin, 'node'), [...process.execArgv, programFile, ...process.argv.slice(2)]);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const [command, ...args] = process.argv.slice(2);
   if (!command) {
     process.stderr.write('usage: node bin/needed-node.js <command> [args…]\n');
