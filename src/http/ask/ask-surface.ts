@@ -27,16 +27,14 @@ export const askSurface: FastifyPluginAsync<SurfaceContext> = async (app, ctx) =
     const search = () => searchWhenReady(ctx.store.current, ask.query, ask.limit);
     const toItem = (hit: SearchHit) => toNlwebItem(hit, baseUrl, siteName);
     if (ask.stream) return streamAnswer(reply, request, ask, search, toItem);
-    return search().then(
-      (found): NlwebResponse | NlwebItemsResponse => ({
-        query_id: ask.queryId,
-        query: ask.query,
-        understood: [...found.explanation],
-        ...answerNotes(ask),
-        // A spec client gets the spec's closed NlwebResult; one that speaks NLWeb, the items NLWeb sends.
-        results: found.hits.map(ask.nlwebItems ? toItem : (hit) => toNlwebResult(hit, baseUrl, siteName)),
-      }),
-    );
+    return search().then((found): NlwebResponse | NlwebItemsResponse => ({
+      query_id: ask.queryId,
+      query: ask.query,
+      understood: [...found.explanation],
+      ...answerNotes(ask),
+      // A spec client gets the spec's closed NlwebResult; one that speaks NLWeb, the items NLWeb sends.
+      results: found.hits.map(ask.nlwebItems ? toItem : (hit) => toNlwebResult(hit, baseUrl, siteName)),
+    }));
   };
 
   app.route({
