@@ -87,11 +87,9 @@ async function serveOlder(xdg: string): Promise<{ child: ChildProcess; baseUrl: 
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
   const exited = new Promise<Ran>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stdout, stderr })));
   const deadline = Date.now() + 30_000;
-  let match: RegExpExecArray | null = null;
-  while (!(match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)) && Date.now() < deadline) {
-    if (child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const listening = () => /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+  while (!listening() && child.exitCode === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  const match = listening();
   if (!match) throw new Error(`the server did not start:\n${stdout}\n${stderr}`);
   return { child, baseUrl: match[1]!, output: () => stdout + stderr, exited };
 }
