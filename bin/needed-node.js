@@ -13,22 +13,22 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ENGINES = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node;
-export const NEEDED_MAJOR = Number(/^>=\s*(\d+)$/.exec(ENGINES)?.[1]);
+const NEEDED_MAJOR = Number(/^>=\s*(\d+)$/.exec(ENGINES)?.[1]);
 if (!Number.isInteger(NEEDED_MAJOR)) throw new Error(`package.json engines.node is "${ENGINES}"; this file reads ">=N"`);
 
 /** True when the running Node is the needed major or later. */
 export const runsNeededNode = () => Number(process.versions.node.split('.')[0]) >= NEEDED_MAJOR;
 
 /** Where the needed Node is kept: `$XDG_CACHE_HOME/public-cve-records/node-<major>` (~/.cache by default). */
-export function cacheDirectory() {
+function cacheDirectory() {
   return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'public-cve-records', `node-${NEEDED_MAJOR}`);
 }
 
 /**
  * The folder of the needed Node's binary, installed on first use. Says what it does in one line on stderr,
- * named for the command (`who`).
+ * named for the command (`who`); ends the process, saying why, when npm cannot install it.
  */
-export function neededNodeBin(who) {
+function neededNodeBin(who) {
   const home = cacheDirectory();
   const bin = join(home, 'node_modules', 'node', 'bin');
   const older = `${who}: Node.js ${process.version} is older than the ${NEEDED_MAJOR} this project needs`;
@@ -57,7 +57,8 @@ export function neededNodeBin(who) {
   );
   if (npm.status !== 0 || !existsSync(join(partial, 'node_modules', 'node', 'bin', 'node'))) {
     rmSync(partial, { recursive: true, force: true });
-    throw new Error(`${who}: could not install node@${NEEDED_MAJOR} with npm (${npm.error?.message ?? `exit ${npm.status}`})`);
+    process.stderr.write(`${who}: could not install node@${NEEDED_MAJOR} with npm (${npm.error?.message ?? `exit ${npm.status}`})\n`);
+    process.exit(1);
   }
   try {
     renameSync(partial, home);
@@ -75,7 +76,7 @@ const RELAYED = ['SIGTERM', 'SIGINT', 'SIGHUP'];
  * Runs `command args` with `binDirectory` first on PATH, and ends this process as the command ends (its
  * exit code, or the signal that ended it). Never returns.
  */
-export function runWithNodeFirst(binDirectory, command, args) {
+function runWithNodeFirst(binDirectory, command, args) {
   const env = binDirectory ? { ...process.env, PATH: `${binDirectory}${delimiter}${process.env.PATH ?? ''}` } : process.env;
   const child = spawn(command, args, { stdio: 'inherit', env });
   // A signal sent to this process alone is passed on; one sent to the process group (Ctrl-C in a terminal)
