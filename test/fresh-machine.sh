@@ -2,7 +2,8 @@
 # The README's promise, checked as a new user would meet it (`npm run test:fresh-machine`): on a throwaway
 # clone of the committed repository, with an older Node first on PATH, an empty cache for the Node the
 # project needs, and no PostgreSQL or Redis answering,
-#   1. `npm install && npm start` installs, says in one line that it runs under the needed Node, and answers;
+#   1. `npm install && npm start` installs, says in one line that it runs under the needed Node, and answers
+#      (and so does `npx cve-records help`);
 #   2. `npm test` passes, having started PostgreSQL and Redis of its own.
 # Step 2 runs in a new network namespace where loopback has no services (`unshare --net`, as root); where
 # that is not allowed, TEST_DATABASE_URL and TEST_REDIS_URL name a port nothing listens on instead.
@@ -44,6 +45,10 @@ echo "fresh-machine: $(git log -1 --format='%h %s' | cut -c1-80) with node $(nod
 
 echo "fresh-machine: npm install && npm start"
 npm install --no-audit --no-fund
+npx cve-records help >"$work/npx.log" 2>&1 || { echo "fresh-machine: npx cve-records help failed" >&2; cat "$work/npx.log" >&2; exit 1; }
+grep -q "older than the $needed this project needs" "$work/npx.log" && grep -q "Usage: cve-records" "$work/npx.log" ||
+  { echo "fresh-machine: npx cve-records did not run under Node $needed" >&2; cat "$work/npx.log" >&2; exit 1; }
+echo "fresh-machine: npx cve-records help ran under Node $needed"
 port="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
 setsid npm start -- --port "$port" >"$work/start.log" 2>&1 &
 server=$!
