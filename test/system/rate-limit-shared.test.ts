@@ -6,7 +6,7 @@ import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Running, startServer } from '../support/cli.js';
 import { testRedisUrl } from '../support/services.js';
-import { freePort, startRedis } from '../support/throwaway-services.js';
+import { freePort, startRedis, type ThrowawayService } from '../support/throwaway-services.js';
 
 const SHARED_REDIS = testRedisUrl();
 const running: Running[] = [];
@@ -65,9 +65,12 @@ describe('two processes on one Redis', () => {
 });
 
 describe('Redis outage', () => {
+  let redis: ThrowawayService | undefined;
+  afterAll(() => redis?.stop()); // also when the test fails half way
+
   it('fails no request while Redis is down, logs it once, and shares the budget again when it is back', async () => {
     const port = await freePort();
-    let redis = await startRedis(port);
+    redis = await startRedis(port);
     const server = await start([
       '--redis-url',
       redis.url,
@@ -91,8 +94,9 @@ describe('Redis outage', () => {
     expect(await counters.keys('cve-records:ratelimit:*')).toHaveLength(1);
 
     const killedAt = Date.now();
-    redis.child.kill('SIGKILL');
-    await new Promise((resolve) => redis.child.once('exit', resolve));
+    const killed = redis.child;
+    killed.kill('SIGKILL');
+    await new Promise((resolve) => killed.once('exit', resolve));
     await redis.stop(); // removes its folder
     await hit(50);
     const restartedAt = Date.now();
@@ -118,6 +122,5 @@ describe('Redis outage', () => {
     expect(lines.filter((l) => l.msg.includes('Redis unavailable') && l.time >= killedAt && l.time <= restartedAt)).toHaveLength(1);
     expect(lines.some((l) => l.msg.includes('Redis is back') && l.time >= restartedAt)).toBe(true);
     counters.disconnect();
-    await redis.stop();
   }, 60_000);
 });
