@@ -24,9 +24,20 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'service', include: ['test/**/*.test.ts'], exclude: [BROWSER_TESTS, ...SERVICE_TESTS] } },
-      { extends: true, test: { name: 'postgres-redis', include: SERVICE_TESTS, globalSetup: ['test/support/services-setup.ts'] } },
-      // Chromium alone keeps both cores busy: its tests run once the others are done, one file at a time,
-      // so timing-sensitive tests (graceful stop, slow clients) never share the machine with it.
+      // Each of these starts several servers and times what they do (graceful stop, a Redis outage, replicas
+      // following a change): they run after the others, one file at a time.
+      {
+        extends: true,
+        test: {
+          name: 'postgres-redis',
+          include: SERVICE_TESTS,
+          globalSetup: ['test/support/services-setup.ts'],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      // Chromium alone keeps both cores busy: its tests run last, one file at a time, so timing-sensitive
+      // tests (graceful stop, slow clients) never share the machine with it.
       {
         extends: true,
         test: {
@@ -34,7 +45,7 @@ export default defineConfig({
           include: [BROWSER_TESTS],
           globalSetup: ['test/support/chromium-setup.ts'],
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],
