@@ -43,7 +43,8 @@ export function runPrimary(config: ServiceConfig): Promise<number> {
         worker.process.kill('SIGTERM');
       }
     };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    // Kept, not once: a repeated signal (a group's and a relayed one) must not end the primary before its workers.
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
   });
 }

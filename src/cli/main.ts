@@ -33,7 +33,9 @@ export async function main(argv: string[]): Promise<number> {
         if (config.workers > 1 && !isClusterWorker()) return await runPrimary(config);
         const app = await serve(config);
         let stopping = false;
-        // SIGINT from a terminal reaches every worker as well as the primary's SIGTERM: stop once.
+        // SIGINT from a terminal reaches every worker as well as the primary's SIGTERM, and on an older Node
+        // a signal to the group reaches this process directly and through bin/needed-node.js: stop once,
+        // and a signal repeated while stopping is not the default action (exit at once).
         const stop = (): void => {
           if (stopping) return;
           stopping = true;
@@ -45,8 +47,8 @@ export async function main(argv: string[]): Promise<number> {
             },
           );
         };
-        process.once('SIGTERM', stop);
-        process.once('SIGINT', stop);
+        process.on('SIGTERM', stop);
+        process.on('SIGINT', stop);
         return -1;
       }
       case 'import':

@@ -106,8 +106,9 @@ export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<n
     stopping = true;
     wake?.();
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  // Kept, not once: a repeated signal (a group's and a relayed one) must not cut a step short.
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
   while (!stopping) {
     // A failed sync (upstream down, a damaged download) is reported and tried again at the next interval.
     await once().catch((error: unknown) => log(`sync failed: ${(error as Error).message}`));

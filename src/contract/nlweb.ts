@@ -85,6 +85,17 @@ export const NlwebResponse = Type.Object(
 );
 export type NlwebResponse = Static<typeof NlwebResponse>;
 
+/**
+ * The JSON answer as NLWeb sends it, to a request that speaks NLWeb (`streaming`, its name of `stream`):
+ * each result is the stream's item, with the `description` NLWeb clients read. A spec client, which asks
+ * with `stream` or with neither, gets NlwebResponse and its closed NlwebResult.
+ */
+export const NlwebItemsResponse = Type.Object(
+  { ...NlwebResponse.properties, results: Type.Array(NlwebItem) },
+  { additionalProperties: true, description: 'The answer to a request with `streaming=false`: results as NLWeb items.' },
+);
+export type NlwebItemsResponse = Static<typeof NlwebItemsResponse>;
+
 /** `GET /sites`, as NLWeb's own `/sites` answers (its UIs check `message-type`). */
 export const NlwebSites = Type.Object(
   {

@@ -3,7 +3,7 @@
 // generated from it, so the served contract and the running server cannot drift.
 import Type, { type TSchema } from 'typebox';
 import { ChangesQuery, RecordChangesPage } from './changes.js';
-import { askStreamMessages, NlwebResponse, NlwebSites } from './nlweb.js';
+import { askStreamMessages, NlwebItemsResponse, NlwebResponse, NlwebSites } from './nlweb.js';
 import { AskPostBody, AskQuery, BatchHeaders, FeedQuery, ListQuery, RecordIdParams, SitesQuery } from './parameters.js';
 import { ProjectPage, ProjectsQuery } from './projects.js';
 import { BatchRequest, BatchResponse, CveRecord, CveRecordDetails, CveRecordPage, DetailsBatchResponse, ExportRecord } from './records.js';
@@ -241,7 +241,11 @@ export const operations: readonly Operation[] = [
       '`POST /ask` accepts the same parameters.',
     query: AskQuery,
     post: { operationId: 'searchPublicRecordsWithNlwebPost', body: AskPostBody },
-    success: { schema: NlwebResponse, description: 'Search results, best first.' },
+    success: {
+      // The spec's answer, or NLWeb's to a request that says `streaming` (NLWeb's name of `stream`).
+      schema: Type.Union([NlwebResponse, NlwebItemsResponse]),
+      description: 'Search results, best first; NLWeb items when the request said `streaming=false`.',
+    },
     eventStream: {
       description:
         'With `stream=true` (or `streaming`) or `Accept: text/event-stream`: a Server-Sent Events stream as NLWeb sends ' +

@@ -111,7 +111,12 @@ export const AskQuery = Type.Object(
       }),
     ),
     stream: Type.Optional(streamFlag('When true, the answer is a Server-Sent Events stream (also `true/false/1/0`).')),
-    streaming: Type.Optional(streamFlag('NLWeb name of `stream`.')),
+    streaming: Type.Optional(
+      streamFlag(
+        'NLWeb name of `stream`. A request that uses it speaks NLWeb: its JSON results are NLWeb items, with ' +
+          '`description` and `schema_object` as in the stream.',
+      ),
+    ),
     limit: Type.Optional(
       Type.Integer({
         minimum: ASK_LIMIT.min,

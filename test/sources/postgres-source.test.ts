@@ -19,10 +19,10 @@ import { buildTestApp, loadDefaultCatalog } from '../support/app.js';
 import { type Running, runCli, startServer } from '../support/cli.js';
 import { serveDetailsFixture } from '../support/details-fixture.js';
 import { fixturePath, repositoryPath } from '../support/paths.js';
-import { requirePostgres, TEST_DATABASE_URL } from '../support/services.js';
+import { testDatabaseUrl } from '../support/services.js';
 import { writeBaseline, writeDelta } from '../support/upstream.js';
 
-const BASE_URL = TEST_DATABASE_URL;
+const BASE_URL = testDatabaseUrl();
 const schema = `cve_test_${randomBytes(4).toString('hex')}`;
 // Every connection of this file works in its own schema, so runs never see each other's rows.
 const url = `${BASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
@@ -31,7 +31,6 @@ const admin = new pg.Client({ connectionString: url });
 const servers: Running[] = [];
 
 beforeAll(async () => {
-  await requirePostgres();
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
 });

@@ -1,7 +1,7 @@
 // Debian's Chromium driven by playwright-core: how the browser tests start it, watch a page for errors
-// and keep screenshots. Browser downloads by test tools are not possible here, so the system's
-// Chromium is used (.ci/run installs Debian's `chromium` package when it is missing).
-import { existsSync, mkdirSync } from 'node:fs';
+// and keep screenshots. The browser project's global setup installs it when it is missing
+// (test/support/chromium-setup.ts).
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -9,8 +9,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import type { ServiceConfig } from '../../src/config.js';
 import { buildTestApp, loadDefaultCatalog } from './app.js';
-
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { CHROMIUM } from './chromium-setup.js';
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -25,9 +24,6 @@ const CHROMIUM_ARGS = [
 
 /** A headless Chromium; `webmcp` turns on the experimental WebMCP API (`document.modelContext`). */
 export async function launchChromium(options: { webmcp?: boolean } = {}): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium), as .ci/run does.`);
-  }
   return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...(options.webmcp ? ['--enable-features=WebMCP'] : [])] });
 }
 

@@ -1,6 +1,7 @@
-// Vitest global setup: tests that start `bin/cve-records.js` run the compiled service in dist/, so a
-// dist/ older than any source file is rebuilt before they run. Without it, a test run right after an
-// edit would exercise yesterday's code and pass or fail for the wrong reason.
+// Vitest global setup: tests that start `bin/cve-records.js` run the compiled service in dist/, and the SDK's
+// tests (and its API report) read packages/sdk/dist/, so a dist/ older than any source file of either is
+// rebuilt before they run. Without it, a test run right after an edit would exercise yesterday's code and
+// pass or fail for the wrong reason.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,15 +15,20 @@ function newest(directory: string, suffix: string): number {
   return latest;
 }
 
-export default function setup(): void {
-  const sources = Math.max(newest(repositoryPath('src'), '.ts'), statSync(repositoryPath('package.json')).mtimeMs);
-  let built = 0;
+/** The newest compiled file under `dist`, 0 when there is none yet. */
+function built(dist: string): number {
   try {
-    built = newest(repositoryPath('dist'), '.js');
+    return newest(repositoryPath(dist), '.js');
   } catch {
-    // no dist/ yet
+    return 0; // not built yet
   }
-  if (built >= sources) return;
-  process.stdout.write('dist/ is older than src/: building it first (npm run build)\n');
+}
+
+export default function setup(): void {
+  // The SDK is generated from the service's contract, so a change of src/ makes it stale too.
+  const service = Math.max(newest(repositoryPath('src'), '.ts'), statSync(repositoryPath('package.json')).mtimeMs);
+  const sdk = Math.max(service, newest(repositoryPath('packages/sdk/src'), '.ts'));
+  if (built('dist') >= service && built('packages/sdk/dist') >= sdk) return;
+  process.stdout.write('dist/ is older than its sources: building it first (npm run build)\n');
   execFileSync('npm', ['run', 'build'], { cwd: repositoryPath('.'), stdio: 'inherit' });
 }

@@ -5,7 +5,7 @@
 import { Client, type errors, request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { type Running, startServer } from '../support/cli.js';
-import { requireRedis, TEST_REDIS_URL } from '../support/services.js';
+import { testRedisUrl } from '../support/services.js';
 
 interface Outcome {
   answered: number;
@@ -117,12 +117,11 @@ describe('--workers', () => {
   }, 90_000);
 
   it('with Redis, two workers hand out exactly the limit for one address', async () => {
-    await requireRedis();
     const server = await startServer([
       '--workers',
       '2',
       '--redis-url',
-      TEST_REDIS_URL,
+      testRedisUrl(),
       '--rate-limit-max',
       '30',
       '--rate-limit-window',

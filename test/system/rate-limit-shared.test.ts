@@ -1,16 +1,14 @@
 // Issue 3, rate limit across sockets, processes and a Redis outage: separate budgets for two local
 // addresses over real sockets; two server processes on the real Redis sharing exactly one budget;
 // Redis killed and restarted while requests keep succeeding.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { Agent, request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type Running, startServer } from '../support/cli.js';
-import { requireRedis, TEST_REDIS_URL } from '../support/services.js';
+import { testRedisUrl } from '../support/services.js';
+import { freePort, startRedis, type ThrowawayService } from '../support/throwaway-services.js';
 
-const SHARED_REDIS = TEST_REDIS_URL;
-beforeAll(requireRedis);
+const SHARED_REDIS = testRedisUrl();
 const running: Running[] = [];
 afterAll(async () => {
   await Promise.all(running.map((server) => server.stop()));
@@ -66,34 +64,16 @@ describe('two processes on one Redis', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
-  probe.on('error', () => {}); // refused until the server is up; the ping waits for it
-  await probe.connect().catch(() => undefined);
-  await probe.ping();
-  probe.disconnect();
-  return child;
-}
-
 describe('Redis outage', () => {
+  let redis: ThrowawayService | undefined;
+  afterAll(() => redis?.stop()); // also when the test fails half way
+
   it('fails no request while Redis is down, logs it once, and shares the budget again when it is back', async () => {
     const port = await freePort();
-    let redis = await startRedis(port);
+    redis = await startRedis(port);
     const server = await start([
       '--redis-url',
-      `redis://127.0.0.1:${port}`,
+      redis.url,
       '--rate-limit-max',
       '1000',
       '--rate-limit-window',
@@ -114,8 +94,10 @@ describe('Redis outage', () => {
     expect(await counters.keys('cve-records:ratelimit:*')).toHaveLength(1);
 
     const killedAt = Date.now();
-    redis.kill('SIGKILL');
-    await new Promise((resolve) => redis.once('exit', resolve));
+    const killed = redis.child;
+    killed.kill('SIGKILL');
+    await new Promise((resolve) => killed.once('exit', resolve));
+    await redis.stop(); // removes its folder
     await hit(50);
     const restartedAt = Date.now();
     redis = await startRedis(port); // an empty Redis: the old counters are gone with the process
@@ -140,6 +122,5 @@ describe('Redis outage', () => {
     expect(lines.filter((l) => l.msg.includes('Redis unavailable') && l.time >= killedAt && l.time <= restartedAt)).toHaveLength(1);
     expect(lines.some((l) => l.msg.includes('Redis is back') && l.time >= restartedAt)).toBe(true);
     counters.disconnect();
-    redis.kill('SIGKILL');
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 export { CveRecordsClient, type RecordsApi } from './client.js';
 export { type ClientErrorCode, CveRecordsError, type CveRecordsErrorInit } from './errors.js';
-export type { components, operations, paths } from './generated/contract.js';
+export type { components, operations, paths, SearchMessages } from './generated/contract.js';
 export { BATCH_MAX_IDS, CHANGES_LIMIT_MAX, PAGE_LIMIT_MAX } from './generated/contract.js';
 export type { ClientOptions, RequestOptions } from './transport.js';
 export type {

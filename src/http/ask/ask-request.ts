@@ -10,6 +10,8 @@ export interface AskRequest {
   readonly queryId: string;
   readonly limit: number;
   readonly stream: boolean;
+  /** The request speaks NLWeb (`streaming`, its name of `stream`): JSON results are NLWeb items. */
+  readonly nlwebItems: boolean;
   /** The mode asked for, when it was not plain `list` (answered as a list all the same). */
   readonly requestedMode: string | undefined;
   /** NLWeb parameters given that have no effect here, by name. */
@@ -76,6 +78,7 @@ export function toAskRequest(params: AskQuery, request: FastifyRequest, siteName
     queryId: params.query_id ?? randomUUID(),
     limit: params.limit ?? ASK_LIMIT.default,
     stream: params.stream ?? params.streaming ?? accept.includes('text/event-stream'),
+    nlwebItems: params.streaming !== undefined,
     requestedMode: mode === undefined || mode.trim() === ASK_ANSWER_MODE ? undefined : mode.trim(),
     ignored,
   };

@@ -1,7 +1,15 @@
 // GET and POST /ask: NLWeb-compatible search, as JSON or as a Server-Sent Events stream; and NLWeb's
 // /sites. The same search answers both forms of /ask, so the stream and the JSON carry the same results.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { AskQuery, errorMember, type NlwebItem, type NlwebResponse, operations, ServiceError } from '../../contract/index.js';
+import {
+  AskQuery,
+  errorMember,
+  type NlwebItem,
+  type NlwebItemsResponse,
+  type NlwebResponse,
+  operations,
+  ServiceError,
+} from '../../contract/index.js';
 import { type SearchHit, type SearchResult, searchWhenReady } from '../../core/search/search.js';
 import type { SurfaceContext } from '../shared/context.js';
 import { toNlwebItem, toNlwebResult } from '../shared/result-shaping.js';
@@ -17,16 +25,16 @@ export const askSurface: FastifyPluginAsync<SurfaceContext> = async (app, ctx) =
     const ask = toAskRequest(params, request, siteName);
     reply.header('vary', 'Accept');
     const search = () => searchWhenReady(ctx.store.current, ask.query, ask.limit);
-    if (ask.stream) return streamAnswer(reply, request, ask, search, (hit) => toNlwebItem(hit, baseUrl, siteName));
-    return search().then(
-      (found): NlwebResponse => ({
-        query_id: ask.queryId,
-        query: ask.query,
-        understood: [...found.explanation],
-        ...answerNotes(ask),
-        results: found.hits.map((hit) => toNlwebResult(hit, baseUrl, siteName)),
-      }),
-    );
+    const toItem = (hit: SearchHit) => toNlwebItem(hit, baseUrl, siteName);
+    if (ask.stream) return streamAnswer(reply, request, ask, search, toItem);
+    return search().then((found): NlwebResponse | NlwebItemsResponse => ({
+      query_id: ask.queryId,
+      query: ask.query,
+      understood: [...found.explanation],
+      ...answerNotes(ask),
+      // A spec client gets the spec's closed NlwebResult; one that speaks NLWeb, the items NLWeb sends.
+      results: found.hits.map(ask.nlwebItems ? toItem : (hit) => toNlwebResult(hit, baseUrl, siteName)),
+    }));
   };
 
   app.route({

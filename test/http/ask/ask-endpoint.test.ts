@@ -138,9 +138,19 @@ describe('GET /ask as JSON', () => {
     expect(body.results[0]).toMatchObject({ name: 'CVE-2024-1234 (openssl)', score: 1 });
   });
 
-  it("keeps the spec's closed NlwebResult in JSON: description and schema_object are in the stream only", async () => {
-    const result = (await app.inject({ url: '/ask?query=openssl' })).json().results[0];
-    expect(Object.keys(result).sort()).toEqual(['name', 'score', 'site', 'snippet', 'url']);
+  it("answers a spec client with the spec's closed NlwebResult, and one that speaks NLWeb with the stream's items", async () => {
+    const closed = ['name', 'score', 'site', 'snippet', 'url'];
+    const [plain, withStream, nlweb] = await Promise.all(
+      ['/ask?query=openssl', '/ask?query=openssl&stream=false', '/ask?query=openssl&streaming=0'].map((url) => app.inject({ url })),
+    );
+    for (const response of [plain!, withStream!]) expect(Object.keys(response.json().results[0]).sort()).toEqual(closed);
+    // `streaming` is NLWeb's name of `stream`: a client that uses it reads `description` in JSON as in the stream.
+    contract.check('/ask', 'GET', nlweb!);
+    const { messages } = await readStream(`${baseUrl}/ask?query=openssl&streaming=1`);
+    const streamed = messages.filter((m) => m.message_type === 'result').flatMap((m) => m.content);
+    expect(nlweb!.json().results).toEqual(streamed);
+    expect(nlweb!.json().results[0].description).toBe(plain!.json().results[0].snippet);
+    expect(nlweb!.json()).toEqual({ ...plain!.json(), query_id: nlweb!.json().query_id, results: streamed });
   });
 
   it("still refuses parameters that are not NLWeb's, and modes it does not know", async () => {
@@ -170,6 +180,8 @@ describe('GET /ask as JSON', () => {
 
 describe('POST /ask', () => {
   const expected = async () => (await app.inject({ url: '/ask?query=openssl&limit=3&query_id=q1' })).json();
+  /** The answer to an NLWeb client (`streaming=false`): NLWeb items. */
+  const expectedByNlweb = async () => (await app.inject({ url: '/ask?query=openssl&limit=3&query_id=q1&streaming=false' })).json();
 
   it('takes the GET parameters as a JSON object', async () => {
     const response = await app.inject({ method: 'POST', url: '/ask', payload: { query: 'openssl', limit: 3, query_id: 'q1' } });
@@ -196,7 +208,7 @@ describe('POST /ask', () => {
         meta: { query_id: 'q1' },
       },
     });
-    expect(response.json()).toEqual({ ...(await expected()), ignored: ['site', 'prev'] });
+    expect(response.json()).toEqual({ ...(await expectedByNlweb()), ignored: ['site', 'prev'] });
   });
 
   it('takes the nested body of the newer protocol, with context.prev (as NLWeb search-components send it)', async () => {
@@ -212,7 +224,7 @@ describe('POST /ask', () => {
     });
     contract.check('/ask', 'POST', response);
     expect(response.json()).toEqual({
-      ...(await expected()),
+      ...(await expectedByNlweb()),
       requested_mode: 'list, summarize',
       ignored: ['prev', 'response_format'],
     });
