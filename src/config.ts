@@ -28,6 +28,16 @@ export interface Timeouts {
 
 export const DEFAULT_TIMEOUTS: Timeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, shutdownMs: 10_000 };
 
+/** Long-lived event streams (the change stream). */
+export interface StreamSettings {
+  /** Streams one address may hold open at once (IPv6: one /64); one more is a 429. */
+  readonly perAddress: number;
+  /** Interval of the keep-alive comments that keep proxies from closing a quiet stream. */
+  readonly keepAliveMs: number;
+}
+
+export const DEFAULT_STREAMS: StreamSettings = { perAddress: 16, keepAliveMs: 15_000 };
+
 export interface ServiceConfig {
   readonly host: string;
   readonly port: number;
@@ -51,6 +61,8 @@ export interface ServiceConfig {
   /** `Cache-Control: max-age` of records and discovery documents. */
   readonly cacheMaxAgeSeconds: number;
   readonly timeouts: Timeouts;
+  /** Absent: DEFAULT_STREAMS. */
+  readonly streams?: StreamSettings | undefined;
   readonly lifecycle: LifecycleConfig;
   /** Key of the cursor HMAC; replicas behind one name must share it. */
   readonly cursorSecret: string;

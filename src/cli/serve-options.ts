@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_TIMEOUTS, type ServiceConfig } from '../config.js';
+import { DEFAULT_STREAMS, DEFAULT_TIMEOUTS, type ServiceConfig } from '../config.js';
 import { parseTrustProxy } from '../http/edge/client-address.js';
 
 export const DEFAULT_RECORDS_FILE = fileURLToPath(new URL('../../data/cve-records.json.gz', import.meta.url));
@@ -58,6 +58,11 @@ const flags = {
     env: 'CVE_RECORDS_SHUTDOWN_TIMEOUT',
     help: 'seconds a stop waits for requests in flight',
     default: String(DEFAULT_TIMEOUTS.shutdownMs / 1000),
+  },
+  'streams-per-address': {
+    env: 'CVE_RECORDS_STREAMS_PER_ADDRESS',
+    help: 'change streams one address may hold open at once',
+    default: String(DEFAULT_STREAMS.perAddress),
   },
   'cursor-secret': {
     env: 'CVE_RECORDS_CURSOR_SECRET',
@@ -134,6 +139,10 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): Servi
       headersMs: seconds('headers-timeout', get('headers-timeout'), DEFAULT_TIMEOUTS.headersMs),
       keepAliveMs: seconds('keep-alive-timeout', get('keep-alive-timeout'), DEFAULT_TIMEOUTS.keepAliveMs),
       shutdownMs: seconds('shutdown-timeout', get('shutdown-timeout'), DEFAULT_TIMEOUTS.shutdownMs),
+    },
+    streams: {
+      ...DEFAULT_STREAMS,
+      perAddress: integer('streams-per-address', get('streams-per-address') ?? String(DEFAULT_STREAMS.perAddress), 1, 100_000),
     },
     lifecycle: { deprecation, sunset, successor },
     cursorSecret: get('cursor-secret') ?? randomBytes(32).toString('base64url'),

@@ -2,10 +2,12 @@
 // between polls. A compatible addition within v1: a new operation with objects of its own, so the spec's
 // closed CveRecord travels unchanged inside a change.
 import Type, { type Static } from 'typebox';
-import { MAX_CURSOR_LENGTH } from './parameters.js';
+import { ListQuery, MAX_CURSOR_LENGTH } from './parameters.js';
 import { CveId, CveRecord, Nullable } from './records.js';
 
 export const CHANGES_LIMIT = { min: 1, max: 1000, default: 100 } as const;
+/** Bytes a change stream may hold for a client that does not read before it is disconnected (it resumes with Last-Event-ID). */
+export const CHANGE_STREAM_BUFFER_BYTES = 256 * 1024;
 
 export const ChangesQuery = Type.Object(
   {
@@ -72,3 +74,41 @@ export const RecordChangesPage = Type.Object(
   { additionalProperties: false },
 );
 export type RecordChangesPage = Static<typeof RecordChangesPage>;
+
+/** The change stream's filters: the list's, so a stream follows exactly the records a list with them shows. */
+const { limit: _limit, cursor: _cursor, ...streamFilters } = ListQuery.properties;
+
+const streamPoint = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description }));
+
+export const ChangeStreamQuery = Type.Object(
+  {
+    since: streamPoint(
+      'Where to start: the `id` of an earlier event or the `pagination.next` token of the change feed (changes after ' +
+        'it), or an RFC 3339 date-time (changes at or after it). The changes since then come first, then live ones. ' +
+        'Absent: from now on. `Last-Event-ID` (header, or `lastEventId`) wins over it.',
+    ),
+    lastEventId: streamPoint(
+      'The `Last-Event-ID` for clients that cannot send headers (EventSource polyfills send it so): the `id` of the last ' +
+        'event received. The header wins when both are sent.',
+    ),
+    ...streamFilters,
+  },
+  { additionalProperties: false },
+);
+export type ChangeStreamQuery = Static<typeof ChangeStreamQuery>;
+
+export const LAST_EVENT_ID_HEADER = 'last-event-id';
+export const ChangeStreamHeaders = Type.Object({
+  [LAST_EVENT_ID_HEADER]: streamPoint(
+    'Sent by EventSource when it reconnects: the `id` of the last event received. The stream resumes right after it.',
+  ),
+});
+
+/** The data of the `ready` event, sent once the changes since the start point have all been sent. */
+export const ChangeStreamReady = Type.Object(
+  {
+    next: Type.String({ description: 'Where the stream stands, also its `id`: resume from here to miss nothing.' }),
+  },
+  { additionalProperties: false },
+);
+export type ChangeStreamReady = Static<typeof ChangeStreamReady>;

@@ -22,6 +22,10 @@ export const errorCatalog = {
   uri_too_long: { status: 414, message: 'The request URL is longer than this service accepts.' },
   headers_too_large: { status: 431, message: 'The request headers are larger than this service accepts.' },
   rate_limited: { status: 429, message: 'The request limit for this address is exhausted; retry after `Retry-After` seconds.' },
+  too_many_streams: {
+    status: 429,
+    message: 'This address holds as many open streams as it may; close one, or retry after `Retry-After` seconds.',
+  },
   internal_error: { status: 500, message: 'The service could not complete the request.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

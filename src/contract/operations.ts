@@ -1,8 +1,15 @@
 // The seven operations of the spec and the compatible additions to v1 (record details, the change feed, the
-// export, the Atom feed, NLWeb's `/sites`), described once. Routes are registered from this table and the OpenAPI document is
+// change stream, the export, the Atom feed, NLWeb's `/sites`), described once. Routes are registered from this table and the OpenAPI document is
 // generated from it, so the served contract and the running server cannot drift.
 import Type, { type TSchema } from 'typebox';
-import { ChangesQuery, RecordChangesPage } from './changes.js';
+import {
+  CHANGE_STREAM_BUFFER_BYTES,
+  ChangeStreamHeaders,
+  ChangeStreamQuery,
+  ChangesQuery,
+  RecordChange,
+  RecordChangesPage,
+} from './changes.js';
 import { askStreamMessages, NlwebItemsResponse, NlwebResponse, NlwebSites } from './nlweb.js';
 import { AskPostBody, AskQuery, BatchHeaders, FeedQuery, ListQuery, RecordIdParams, SitesQuery } from './parameters.js';
 import { ProjectPage, ProjectsQuery } from './projects.js';
@@ -14,6 +21,7 @@ export const API_PREFIX = '/api/v1';
 /** Newline-delimited JSON: one JSON object per line. */
 export const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
 export const ATOM_MEDIA_TYPE = 'application/atom+xml';
+export const EVENT_STREAM_MEDIA_TYPE = 'text/event-stream';
 
 export type OperationId =
   | 'getAgentApiHealth'
@@ -26,6 +34,7 @@ export type OperationId =
   | 'getPublicCveRecordDetails'
   | 'batchGetPublicCveRecordDetails'
   | 'listPublicCveRecordChanges'
+  | 'streamPublicCveRecordChanges'
   | 'searchPublicRecordsWithNlweb'
   | 'searchPublicRecordsWithNlwebPost'
   | 'listNlwebSites'
@@ -53,10 +62,10 @@ export interface Operation {
     readonly schema: TSchema;
     readonly description: string;
     /**
-     * An answer that is not one JSON document: NDJSON, whose every line `schema` describes, or another
-     * text format (`schema` a string).
+     * An answer that is not one JSON document: NDJSON, whose every line `schema` describes, Server-Sent
+     * Events, whose every unnamed event's data `schema` describes, or another text format (`schema` a string).
      */
-    readonly mediaType?: typeof NDJSON_MEDIA_TYPE | typeof ATOM_MEDIA_TYPE;
+    readonly mediaType?: typeof NDJSON_MEDIA_TYPE | typeof EVENT_STREAM_MEDIA_TYPE | typeof ATOM_MEDIA_TYPE;
   };
   /** The same operation also accepted as POST with this body, documented under its own operationId. */
   readonly post?: { readonly operationId: OperationId; readonly body: TSchema };
@@ -227,6 +236,33 @@ export const operations: readonly Operation[] = [
     query: ChangesQuery,
     success: { schema: RecordChangesPage, description: 'One page of changes.' },
     caching: 'public',
+    errors: [400, 405],
+  },
+  {
+    operationId: 'streamPublicCveRecordChanges',
+    method: 'GET',
+    path: `${API_PREFIX}/cve-records/changes/stream`,
+    tag: 'Records',
+    summary: 'Follow changes of CVE records as they land (Server-Sent Events)',
+    description:
+      'The change feed pushed: a Server-Sent Events stream that stays open and sends each change as the served catalog ' +
+      'takes it, in the order and with the objects of `GET /api/v1/cve-records/changes`. Each change is an unnamed event ' +
+      '(`EventSource.onmessage`) whose `data` is one change and whose `id` is the feed token after it. First come the ' +
+      'changes since `since` (or since `Last-Event-ID`, which EventSource sends when it reconnects, so a reconnecting ' +
+      'client misses nothing and receives nothing twice), then one `ready` event (its `data` `{"next": <token>}`, its ' +
+      '`id` the same token), then live changes. The list filters apply to records; a removal reaches every stream, ' +
+      'since a removed record has no fields left to filter on. Comment lines (`: keep-alive`) arrive while nothing ' +
+      `changes. A client that does not read is disconnected once ${CHANGE_STREAM_BUFFER_BYTES / 1024} KiB wait for it, and resumes with \`Last-Event-ID\`; ` +
+      'the stream also ends when the service stops (reconnect to resume). Each address may hold a limited number ' +
+      'of streams open at once; one more is a 429 `too_many_streams` with `Retry-After`. Compatible addition to v1.',
+    query: ChangeStreamQuery,
+    headers: ChangeStreamHeaders,
+    success: {
+      schema: RecordChange,
+      description: 'A stream of changes, each the `data` of one unnamed event whose `id` is where to resume after it.',
+      mediaType: EVENT_STREAM_MEDIA_TYPE,
+    },
+    caching: 'no-store',
     errors: [400, 405],
   },
   {

@@ -1,6 +1,13 @@
-import { CHANGES_LIMIT, type ChangesQuery, type RecordChange, type RecordChangesPage, ServiceError } from '../contract/index.js';
+import {
+  type CatalogRemoval,
+  CHANGES_LIMIT,
+  type ChangesQuery,
+  type RecordChange,
+  type RecordChangesPage,
+  ServiceError,
+} from '../contract/index.js';
 import { isCalendarMoment } from './calendar.js';
-import { type ChangePoint, firstAfter } from './change-order.js';
+import { type ChangePoint, firstAfter, isAfter } from './change-order.js';
 import type { CursorCodec } from './cursor.js';
 import { compareListingOrder } from './cve-id.js';
 import { PAGE_SCHEMA_VERSION } from './list.js';
@@ -12,14 +19,35 @@ const BEGINNING: ChangePoint = { time: Number.NEGATIVE_INFINITY, id: undefined }
 /** A date-time with its offset, or a date (midnight UTC). */
 const DATE_OR_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2})))?$/i;
 
+/** One change in change order: a record (its position in the snapshot's table) or a removal. */
+export interface ChangeEntry {
+  readonly point: ChangePoint;
+  /** The record's position in the table; -1 for a removal. */
+  readonly position: number;
+  readonly removal?: CatalogRemoval;
+}
+
+/** Changes after a point and where the walk stopped: the next walk starts after `last`. */
+export interface ChangeWalk {
+  readonly entries: readonly ChangeEntry[];
+  readonly last: ChangePoint;
+  /** Whether changes (met by the check or not) follow `last` in this snapshot. */
+  readonly hasMore: boolean;
+}
+
 /**
- * The changes after a point, oldest first: records (as they are now) merged with removals, both in
- * change order. The token of the last change returned is where the next page, or the next poll, starts;
- * it names a time and an id, not a position, so it stays valid across catalog versions.
+ * Walks change order after `since`: records (as they are now) merged with removals, oldest first, up to
+ * `limit` entries that `accept` takes (removals are always taken: a removed record has no fields left to
+ * check), looking at no more than `scanLimit` entries, so a rare filter costs a bounded step; `last` is
+ * then the last entry looked at, taken or not.
  */
-export function listChanges(snapshot: Snapshot, query: ChangesQuery, tokens: CursorCodec): RecordChangesPage {
-  const limit = query.limit ?? CHANGES_LIMIT.default;
-  const since = query.since === undefined ? BEGINNING : parseSince(query.since, tokens);
+export function walkChanges(
+  snapshot: Snapshot,
+  since: ChangePoint,
+  limit: number,
+  accept?: (position: number) => boolean,
+  scanLimit = Number.POSITIVE_INFINITY,
+): ChangeWalk {
   const order = snapshot.changes.get();
   const { ids } = snapshot.table;
   const recordCount = order.positions.length;
@@ -35,47 +63,75 @@ export function listChanges(snapshot: Snapshot, query: ChangesQuery, tokens: Cur
     (i) => order.removed[i]!.id,
     since,
   );
-  const changes: RecordChange[] = [];
+  const entries: ChangeEntry[] = [];
   let last = since;
-  while (changes.length < limit && (r < recordCount || d < order.removed.length)) {
+  let scanned = 0;
+  while (entries.length < limit && scanned < scanLimit && (r < recordCount || d < order.removed.length)) {
+    scanned++;
     const takeRemoval =
       r === recordCount ||
       (d < order.removed.length &&
         (order.removedTimes[d]! < order.times[r]! ||
           (order.removedTimes[d] === order.times[r] && compareListingOrder(order.removed[d]!.id, ids[order.positions[r]!]!) < 0)));
     if (takeRemoval) {
-      const removal = order.removed[d++]!;
-      changes.push({ id: removal.id, change: 'removed', modified: removal.modified });
-      last = { time: order.removedTimes[d - 1]!, id: removal.id };
+      const removal = order.removed[d]!;
+      last = { time: order.removedTimes[d++]!, id: removal.id };
+      entries.push({ point: last, position: -1, removal });
     } else {
-      const position = order.positions[r++]!;
-      const record = recordAt(snapshot.table, position);
-      changes.push({ id: record.id, change: 'updated', modified: modifiedAt(snapshot.table, position) ?? null, record });
-      last = { time: order.times[r - 1]!, id: record.id };
+      const position = order.positions[r]!;
+      last = { time: order.times[r++]!, id: ids[position]! };
+      if (!accept || accept(position)) entries.push({ point: last, position });
     }
   }
+  return { entries, last, hasMore: r < recordCount || d < order.removed.length };
+}
+
+/** The change an entry of a walk stands for, as the feed answers it. */
+export function changeOf(snapshot: Snapshot, entry: ChangeEntry): RecordChange {
+  if (entry.removal) return { id: entry.removal.id, change: 'removed', modified: entry.removal.modified };
+  const record = recordAt(snapshot.table, entry.position);
+  return { id: record.id, change: 'updated', modified: modifiedAt(snapshot.table, entry.position) ?? null, record };
+}
+
+/** The point after the snapshot's last change: where following it from now on starts. */
+export function latestChange(snapshot: Snapshot): ChangePoint {
+  const order = snapshot.changes.get();
+  const records = order.positions.length;
+  const removals = order.removed.length;
+  const record: ChangePoint =
+    records === 0 ? BEGINNING : { time: order.times[records - 1]!, id: snapshot.table.ids[order.positions[records - 1]!]! };
+  if (removals === 0) return record;
+  const removal: ChangePoint = { time: order.removedTimes[removals - 1]!, id: order.removed[removals - 1]!.id };
+  return record.id !== undefined && isAfter(record.time, record.id, removal) ? record : removal;
+}
+
+/**
+ * The changes after a point, oldest first: records (as they are now) merged with removals, both in
+ * change order. The token of the last change returned is where the next page, or the next poll, starts;
+ * it names a time and an id, not a position, so it stays valid across catalog versions.
+ */
+export function listChanges(snapshot: Snapshot, query: ChangesQuery, tokens: CursorCodec): RecordChangesPage {
+  const limit = query.limit ?? CHANGES_LIMIT.default;
+  const since = query.since === undefined ? BEGINNING : parseSince(query.since, tokens);
+  const walk = walkChanges(snapshot, since, limit);
+  const changes = walk.entries.map((entry) => changeOf(snapshot, entry));
   return {
     schemaVersion: PAGE_SCHEMA_VERSION,
     lastVerified: snapshot.lastVerified,
     changes,
-    pagination: {
-      limit,
-      returned: changes.length,
-      hasMore: r < recordCount || d < order.removed.length,
-      next: tokens.encodeChangePoint(last),
-    },
+    pagination: { limit, returned: changes.length, hasMore: walk.hasMore, next: tokens.encodeChangePoint(walk.last) },
   };
 }
 
 /** `since` as a token this service issued, or an RFC 3339 date-time or a date (changes at or after it). */
-function parseSince(since: string, tokens: CursorCodec): ChangePoint {
+export function parseSince(since: string, tokens: CursorCodec, name = '`since`'): ChangePoint {
   const time = parseDateOrTime(since);
   if (time !== undefined) return { time, id: undefined };
   const point = tokens.decodeChangePoint(since);
   if (point) return point;
   throw new ServiceError(
     'invalid_cursor',
-    '`since` must be the `pagination.next` token of an earlier answer, unaltered, or an RFC 3339 date-time such as 2025-01-20T00:00:00Z.',
+    `${name} must be the \`pagination.next\` token of an earlier answer or the \`id\` of a change event, unaltered, or an RFC 3339 date-time such as 2025-01-20T00:00:00Z.`,
   );
 }
 

@@ -110,6 +110,12 @@ export class FilterIndex {
     return { positions: best?.positions ?? this.#all, accept };
   }
 
+  /** The check of one record against every filter; undefined when there is no filter. */
+  matcher(filters: ListFilters): ((position: number) => boolean) | undefined {
+    const checks = this.#selections(filters).map((selection) => selection.accept);
+    return checks.length <= 1 ? checks[0] : (position) => checks.every((check) => check(position));
+  }
+
   /** How many records meet the filters. */
   total(filters: ListFilters, candidates: Candidates): number {
     if (!candidates.accept) return candidates.positions.length;

@@ -2,6 +2,7 @@
 // plugin of its own. Surfaces never see each other; what they share comes from http/shared.
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { createValidator } from '../contract/index.js';
+import { ChangeFollower } from '../core/change-follower.js';
 import { a2aSurface } from './a2a/a2a-surface.js';
 import { askSurface } from './ask/ask-surface.js';
 import { discoverySurface } from './discovery/discovery-surface.js';
@@ -72,7 +73,9 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
   // get-one throughput, docs/PERFORMANCE.md), and a proxy or CDN in front usually compresses anyway.
   if (ctx.config.compression) await registerCompression(app);
 
-  const surfaceContext: SurfaceContext = { ...ctx, description: describeService(ctx.config) };
+  const changes = new ChangeFollower(ctx.store);
+  app.addHook('onClose', async () => changes.close());
+  const surfaceContext: SurfaceContext = { ...ctx, description: describeService(ctx.config), changes };
   await withMethodNotAllowed(app, async () => {
     for (const surface of SURFACES) await app.register(surface, surfaceContext);
   });

@@ -3,6 +3,7 @@
 // comments while it is open, and no more work once the client has gone.
 import type { FastifyReply } from 'fastify';
 import type { AskStreamMessage } from '../../contract/index.js';
+import { openEventStreamResponse } from '../shared/event-stream-head.js';
 
 export const KEEP_ALIVE_MS = 15_000;
 
@@ -13,15 +14,7 @@ export interface EventStream {
 }
 
 export function openEventStream(reply: FastifyReply): EventStream {
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
-    ...(reply.getHeaders() as Record<string, string>),
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    // Proxies such as nginx would otherwise hold events back until their buffer fills.
-    'x-accel-buffering': 'no',
-  });
+  const raw = openEventStreamResponse(reply);
   let open = true;
   const close = () => {
     open = false;

@@ -22,6 +22,7 @@ import {
   DetailsBatchResponse,
   type ErrorCode,
   ErrorResponse,
+  EVENT_STREAM_MEDIA_TYPE,
   ExportRecord,
   errorCatalog,
   Health,
@@ -278,18 +279,21 @@ function operationObject(op: Operation, toRef: (schema: TSchema) => Json): Json 
 
 /**
  * JSON by default. NDJSON is a string whose every line `x-itemSchema` describes (the `itemSchema` of
- * OpenAPI 3.2, which 3.1 lacks); another media type is the schema as given.
+ * OpenAPI 3.2, which 3.1 lacks), and so is an event stream, whose every unnamed event's `data` it
+ * describes; another media type is the schema as given.
  */
 function successContent(op: Operation, toRef: (schema: TSchema) => Json): Json {
   const { mediaType = 'application/json', schema } = op.success;
-  if (mediaType !== NDJSON_MEDIA_TYPE) return { [mediaType]: { schema: toRef(schema) } };
-  return {
-    [mediaType]: {
-      schema: { type: 'string', description: 'One JSON object per line, each ending with a line feed.' },
-      'x-itemSchema': toRef(schema),
-    },
-  };
+  const itemsDescription = STREAMED_ITEMS[mediaType];
+  if (itemsDescription === undefined) return { [mediaType]: { schema: toRef(schema) } };
+  return { [mediaType]: { schema: { type: 'string', description: itemsDescription }, 'x-itemSchema': toRef(schema) } };
 }
+
+const STREAMED_ITEMS: Record<string, string> = {
+  [NDJSON_MEDIA_TYPE]: 'One JSON object per line, each ending with a line feed.',
+  [EVENT_STREAM_MEDIA_TYPE]:
+    'Server-Sent Events: the `data` of each unnamed event is one JSON object; named events and comment lines are described by the operation.',
+};
 
 const ifModifiedSince: Json = {
   name: 'If-Modified-Since',

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { registerLifecycleHeaders } from '../edge/lifecycle.js';
 import type { SurfaceContext } from '../shared/context.js';
+import { registerChangeStreamRoute } from './change-stream-route.js';
 import { registerExportRoute } from './export-route.js';
 import { registerProjectRoutes } from './projects-routes.js';
 import { registerRecordRoutes } from './records-routes.js';
@@ -12,6 +13,7 @@ export const restSurface: FastifyPluginAsync<SurfaceContext> = async (app, ctx) 
   registerLifecycleHeaders(app, ctx.config.lifecycle, ctx.config.baseUrl);
   registerServiceRoutes(app, ctx);
   registerRecordRoutes(app, ctx);
+  registerChangeStreamRoute(app, ctx);
   registerProjectRoutes(app, ctx);
   registerExportRoute(app, ctx);
 };

@@ -1,4 +1,5 @@
 import type { ServiceConfig } from '../../config.js';
+import type { ChangeFollower } from '../../core/change-follower.js';
 import type { CursorCodec } from '../../core/cursor.js';
 import type { ServiceDescription } from '../../core/service-info.js';
 import type { SnapshotStore } from '../../core/snapshot-store.js';
@@ -10,7 +11,11 @@ export interface ServiceContext {
   readonly cursors: CursorCodec;
 }
 
-/** What every surface is given: the service context and how the service describes itself. */
+/**
+ * What every surface is given: the service context, how the service describes itself, and the changes
+ * of the served snapshot as they land (one walk of each change for every stream and subscription).
+ */
 export interface SurfaceContext extends ServiceContext {
   readonly description: ServiceDescription;
+  readonly changes: ChangeFollower;
 }

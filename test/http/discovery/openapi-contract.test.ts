@@ -71,6 +71,7 @@ describe('the served OpenAPI document', () => {
         'searchPublicRecordsWithNlwebPost',
         // Compatible additions within v1.
         'listPublicCveRecordChanges',
+        'streamPublicCveRecordChanges',
         'exportPublicCveRecords',
         'getPublishedRecordsFeed',
         'getPublicCveRecordDetails',
