@@ -42,8 +42,8 @@ function allPages(snapshot: Snapshot, query: ListQuery): unknown[] {
   for (;;) {
     const page = listRecords(snapshot, { ...query, limit: 3, cursor }, cursors);
     pages.push(page);
-    if (!page.pagination.hasMore) return pages;
-    cursor = page.pagination.next;
+    if (page.pagination.nextCursor === null) return pages;
+    cursor = page.pagination.nextCursor;
   }
 }
 
