@@ -10,6 +10,7 @@ import { SAMPLE_ZIP } from './corpus.js';
 import { corpusSection } from './corpus-figures.js';
 import { instructionsSection, layersSection } from './layers.js';
 import { heading } from './noise.js';
+import { relevanceSection } from './relevance.js';
 import { type Load, load, runCli, type Server, serveCatalog, spawnServer, table, untilLine } from './support.js';
 import { syncSection } from './sync-figures.js';
 import { syntheticRecord, writeSyntheticCatalog } from './synthetic-catalog.js';
@@ -280,6 +281,7 @@ if (!only || only === 'pages') await deepPages();
 if (!only || only === 'import') await importSample();
 if (!only || only === 'corpus') await corpusSection(SECONDS);
 if (!only || only === 'sync') await syncSection(SECONDS);
+if (!only || only === 'relevance') await relevanceSection();
 // Not part of the whole run: the ablation takes about ten minutes, instruction counts a few more.
 if (only === 'layers') await layersSection();
 if (only === 'instructions') await instructionsSection();
