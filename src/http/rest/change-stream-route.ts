@@ -25,7 +25,8 @@ export function registerChangeStreamRoute(app: FastifyInstance, ctx: SurfaceCont
   const settings = ctx.config.streams ?? DEFAULT_STREAMS;
   const limits = new StreamLimits(settings.perAddress);
   const hub = new ChangeStreamHub(ctx.changes, ctx.cursors, settings.keepAliveMs);
-  const stopDraining = app.onDrain(() => hub.endAll());
+  // Without the draining layer (the edge benchmark's ablations), streams end only when the server closes.
+  const stopDraining = app.hasDecorator('onDrain') ? app.onDrain(() => hub.endAll()) : () => {};
   app.addHook('preClose', (done) => {
     stopDraining();
     hub.close();
