@@ -2,10 +2,11 @@
 // by hand (every page of a list, batches of any size, the events of a streamed search, the lines of the
 // export). The Atom feed is for feed readers and has no method.
 
+import { CveRecordsError } from './errors.js';
 import { readServerSentEvents } from './event-stream.js';
 import { BATCH_MAX_IDS, CHANGES_LIMIT_MAX, PAGE_LIMIT_MAX, SEARCH_MESSAGE_TYPES } from './generated/contract.js';
 import { readLines } from './ndjson.js';
-import { type ClientOptions, type RequestOptions, Transport } from './transport.js';
+import { type ClientOptions, type RequestOptions, sleep, Transport } from './transport.js';
 import type {
   BatchResponse,
   Capabilities,
@@ -15,6 +16,8 @@ import type {
   CveRecordPage,
   DetailsBatchResponse,
   ExportRecord,
+  FollowedChange,
+  FollowParams,
   Health,
   ListFilters,
   ListParams,
@@ -27,6 +30,9 @@ import type {
   SearchMessage,
   SearchParams,
 } from './types.js';
+
+/** How long `follow` waits before it reconnects after its stream ended (the service stopping, a dropped connection). */
+const RECONNECT_MS = 1000;
 
 export class CveRecordsClient {
   readonly records: RecordsApi;
@@ -138,6 +144,52 @@ export class RecordsApi {
       yield* page.changes;
       token = page.pagination.next;
       if (!page.pagination.hasMore) return token;
+    }
+  }
+
+  /**
+   * `GET /api/v1/cve-records/changes/stream`: each change as the service takes it, for as long as the loop
+   * runs, with `next`, the token right after it. With `since` (a `next`, a feed token or a date-time) the
+   * changes after it come first; without, the changes from now on. When the connection drops or the service
+   * restarts, it reconnects by itself and resumes right after the last change yielded: nothing is missed and
+   * nothing comes twice. Keep the last `next` and pass it as `since` to resume in a later run. Leaving the loop,
+   * or aborting `options.signal`, closes the stream; a bad `since` rejects with status 400.
+   */
+  async *follow(params: FollowParams = {}, options: RequestOptions = {}): AsyncGenerator<FollowedChange> {
+    let resumeAfter: string | undefined;
+    for (let attempt = 0; ; attempt++) {
+      // EventSource would send Last-Event-ID; `lastEventId` says the same without a header.
+      const query = resumeAfter === undefined ? params : { ...params, lastEventId: resumeAfter };
+      let answer: Awaited<ReturnType<Transport['stream']>>;
+      try {
+        answer = await this.#transport.stream(
+          { method: 'GET', path: '/api/v1/cve-records/changes/stream', query, accept: 'text/event-stream' },
+          options,
+        );
+      } catch (error) {
+        // The first connection's failure is the caller's to see; a later one is the service restarting.
+        if (attempt === 0 || !(error instanceof CveRecordsError) || error.code !== 'network_error') throw error;
+        await sleep(Math.min(30_000, 1000 * attempt), options.signal);
+        continue;
+      }
+      const { response, deadline } = answer;
+      try {
+        if (response.body) {
+          for await (const { event, data, id } of readServerSentEvents(response.body)) {
+            if (id !== undefined) resumeAfter = id;
+            if (event !== 'message' || id === undefined) continue;
+            yield { change: JSON.parse(data) as RecordChange, next: id };
+          }
+        }
+        attempt = 0;
+      } catch (error) {
+        if (error instanceof SyntaxError || options.signal?.aborted) {
+          throw deadline.failure(error, error instanceof SyntaxError ? 'invalid_response' : 'network_error');
+        }
+      } finally {
+        deadline.release();
+      }
+      await sleep(RECONNECT_MS, options.signal);
     }
   }
 

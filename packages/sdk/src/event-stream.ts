@@ -4,6 +4,8 @@
 export interface ServerSentEvent {
   readonly event: string;
   readonly data: string;
+  /** The last event ID when the event was dispatched (an `id:` line sets it for this event and those after). */
+  readonly id: string | undefined;
 }
 
 /** Yields each event of the stream; returning early cancels the body, which closes the connection. */
@@ -13,6 +15,7 @@ export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): A
   let buffer = '';
   let event = '';
   let data: string[] = [];
+  let id: string | undefined;
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -25,7 +28,7 @@ export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): A
       buffer = done ? '' : lines.pop()! + heldBack;
       for (const line of lines) {
         if (line === '') {
-          if (data.length > 0) yield { event: event || 'message', data: data.join('\n') };
+          if (data.length > 0) yield { event: event || 'message', data: data.join('\n'), id };
           event = '';
           data = [];
           continue;
@@ -36,6 +39,7 @@ export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): A
         const text = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
         if (field === 'event') event = text;
         else if (field === 'data') data.push(text);
+        else if (field === 'id' && !text.includes('\0')) id = text;
       }
       if (done) return;
     }

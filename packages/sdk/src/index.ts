@@ -13,6 +13,8 @@ export type {
   DetailsBatchResponse,
   ErrorResponse,
   ExportRecord,
+  FollowedChange,
+  FollowParams,
   Health,
   ListFilters,
   ListParams,

@@ -36,6 +36,13 @@ export type ListFilters = Omit<ListParams, 'cursor'>;
 export type ProjectsParams = NonNullable<operations['listProjects']['parameters']['query']>;
 /** Query parameters of `GET /api/v1/cve-records/changes`. */
 export type ChangesParams = NonNullable<operations['listPublicCveRecordChanges']['parameters']['query']>;
+/** What `records.follow` takes: the change stream's filters and where to start (`since`). */
+export type FollowParams = Omit<NonNullable<operations['streamPublicCveRecordChanges']['parameters']['query']>, 'lastEventId'>;
+/** A change as `records.follow` yields it, with `next`: the token right after it, where a later `follow` resumes. */
+export interface FollowedChange {
+  readonly change: RecordChange;
+  readonly next: string;
+}
 /** Parameters of `/ask` but the stream flags: `search` answers JSON, `searchStream` a stream. */
 export type SearchParams = Omit<NonNullable<operations['searchPublicRecordsWithNlweb']['parameters']['query']>, 'stream' | 'streaming'>;
 

@@ -16,6 +16,8 @@ import { fixtureCatalog, testConfig } from '../../support/app.js';
 
 const PATH = '/api/v1/cve-records/changes/stream';
 
+type ErrorBody = { error: { code: string } };
+
 interface Served {
   app: FastifyInstance;
   store: SnapshotStore;
@@ -152,10 +154,10 @@ describe('GET /api/v1/cve-records/changes/stream', () => {
       expect(Date.now() - landedAt).toBeLessThan(5000);
       expect(received.map((r) => r.id)).toEqual(['CVE-2026-0001', 'CVE-2026-0002']);
       // The id is the change feed's token: the feed after it holds exactly what came later.
-      const feed = await (
+      const feed = (await (
         await fetch(`${s.baseUrl}/api/v1/cve-records/changes?since=${encodeURIComponent(received[0]!.lastEventId)}`)
-      ).json();
-      expect(feed.changes.map((c: { id: string }) => c.id)).toEqual(['CVE-2026-0002']);
+      ).json()) as { changes: { id: string }[] };
+      expect(feed.changes.map((c) => c.id)).toEqual(['CVE-2026-0002']);
     } finally {
       source.close();
     }
@@ -223,7 +225,7 @@ describe('GET /api/v1/cve-records/changes/stream', () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('30');
     expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
-    expect((await refused.json()).error.code).toBe('too_many_streams');
+    expect(((await refused.json()) as ErrorBody).error.code).toBe('too_many_streams');
     // Closing one frees its place (once the server has seen it close).
     open[0]!.abort();
     let status = 0;
@@ -261,7 +263,9 @@ describe('GET /api/v1/cve-records/changes/stream', () => {
     for (const [url, headers] of cases) {
       const response = await fetch(`${s.baseUrl}${url}`, { headers });
       expect(response.status, url).toBe(400);
-      expect((await response.json()).error.code).toMatch(/^(invalid_cursor|invalid_header|invalid_parameter|unknown_parameter)$/);
+      expect(((await response.json()) as ErrorBody).error.code).toMatch(
+        /^(invalid_cursor|invalid_header|invalid_parameter|unknown_parameter)$/,
+      );
     }
   });
 
