@@ -123,16 +123,18 @@ function single(entry: AffectedVersion, order: AnyVersionOrder, version: string)
   return entry.version.toLowerCase() === version.toLowerCase() ? entry.status : 'no-match';
 }
 
-/** Two commit ids name one commit when one is a prefix of the other (records abbreviate to 12 characters). */
+/**
+ * Two commit ids name one commit when one is a prefix of the other (records abbreviate to 12 characters);
+ * what is no commit id (some records give tags under type git) only when the texts are equal.
+ */
 function sameCommit(a: string, b: string): boolean {
-  if (!COMMIT.test(a) || !COMMIT.test(b)) return false;
+  if (!COMMIT.test(a) || !COMMIT.test(b)) return a === b;
   const x = a.toLowerCase();
   const y = b.toLowerCase();
   return x.length <= y.length ? y.startsWith(x) : x.startsWith(y);
 }
 
 function gitSingle(entry: AffectedVersion, version: string): EntryMatch {
-  if (!COMMIT.test(version)) return 'undecidable';
   return sameCommit(entry.version, version) ? entry.status : 'no-match';
 }
 
@@ -142,7 +144,6 @@ function gitSingle(entry: AffectedVersion, version: string): EntryMatch {
  * commit's place needs the repository's history, which a record does not carry: unknown.
  */
 function gitRange(entry: AffectedVersion, version: string): EntryMatch {
-  if (!COMMIT.test(version)) return 'undecidable';
   const changed = entry.changes.some((change) => sameCommit(change.at, version));
   if (changed) return 'undecidable';
   if (entry.lessThan !== null && sameCommit(entry.lessThan, version)) return 'no-match';
