@@ -27,6 +27,11 @@ export const errorCatalog = {
     message: 'This address holds as many open streams as it may; close one, or retry after `Retry-After` seconds.',
   },
   internal_error: { status: 500, message: 'The service could not complete the request.' },
+  source_unreachable: {
+    status: 500,
+    message:
+      'This server cannot reach its source of records: it answers from the last version it loaded, which may be behind. A proxy should prefer another.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;
