@@ -8,7 +8,7 @@ import { SnapshotStore } from '../core/snapshot-store.js';
 import { buildServer } from '../http/server.js';
 import { type CatalogSource, keepCurrent, loadSnapshot } from '../sources/catalog-source.js';
 import { fileSource } from '../sources/file-source.js';
-import { DatabaseError } from '../sources/postgres/database.js';
+import { DatabaseError } from '../catalog/postgres/database.js';
 import { postgresSource } from '../sources/postgres/postgres-source.js';
 import { SERVICE_VERSION } from '../version.js';
 import { serviceLog } from './service-log.js';

@@ -5,8 +5,8 @@
 import type { CatalogFile } from '../contract/index.js';
 import { createSnapshot, type Snapshot } from '../core/snapshot.js';
 import type { SnapshotStore } from '../core/snapshot-store.js';
-import { CatalogError } from './catalog-file.js';
-import { findCatalogProblems } from './catalog-validation.js';
+import { CatalogError } from '../catalog/json/catalog-file.js';
+import { findCatalogProblems } from '../catalog/catalog-validation.js';
 
 export interface CatalogSource {
   /** Names the source in logs and errors. */

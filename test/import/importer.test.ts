@@ -12,7 +12,7 @@ import { detailsJson } from '../../src/core/details-json.js';
 import { detailFilters } from '../../src/core/record-table.js';
 import { importRecords, recordsWithDetails } from '../../src/import/importer.js';
 import { readInputs } from '../../src/import/inputs.js';
-import { findCatalogProblems } from '../../src/sources/catalog-validation.js';
+import { findCatalogProblems } from '../../src/catalog/catalog-validation.js';
 import { buildTestApp } from '../support/app.js';
 import { runCli } from '../support/cli.js';
 import { fixturePath, repositoryPath, SAMPLE_ZIP } from '../support/paths.js';

@@ -13,7 +13,7 @@ import type { InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSnapshot, type Snapshot } from '../../src/core/snapshot.js';
-import { migrate, upsertCatalog } from '../../src/sources/postgres/database.js';
+import { migrate, upsertCatalog } from '../../src/catalog/postgres/database.js';
 import { postgresSource } from '../../src/sources/postgres/postgres-source.js';
 import { buildTestApp, loadDefaultCatalog } from '../support/app.js';
 import { type Running, runCli, startServer } from '../support/cli.js';

@@ -8,7 +8,7 @@ import { createSnapshot, type Snapshot } from '../../src/core/snapshot.js';
 import { SnapshotStore } from '../../src/core/snapshot-store.js';
 import type { RateStore } from '../../src/http/edge/rate-limit/gcra.js';
 import { buildServer } from '../../src/http/server.js';
-import { readCatalogFile } from '../../src/sources/catalog-file.js';
+import { readCatalogFile } from '../../src/catalog/json/catalog-file.js';
 
 export const TEST_BASE_URL = 'http://cve.test';
 

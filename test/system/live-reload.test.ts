@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogFile } from '../../src/contract/index.js';
-import { catalogJson, writeCatalogFile } from '../../src/import/catalog-writer.js';
+import { catalogJson, writeCatalogFile } from '../../src/catalog/json/catalog-writer.js';
 import { fixtureCatalog } from '../support/app.js';
 import { type Running, startServer } from '../support/cli.js';
 
