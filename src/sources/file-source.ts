@@ -4,8 +4,8 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { readCatalogJson } from '../catalog/json/catalog-file.js';
-import { type CatalogSource, snapshotOfCatalog } from './catalog-source.js';
 import { isSnapshotFile, openSnapshotFile } from '../catalog/snapshot/snapshot-file.js';
+import { type CatalogSource, snapshotOfCatalog } from './catalog-source.js';
 
 /** Writes usually arrive as several events; one reload after they settle is enough. */
 const SETTLE_MS = 150;

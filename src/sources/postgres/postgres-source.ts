@@ -3,12 +3,12 @@
 // keeps serving its last snapshot and reconnects with backoff; after a reconnect it reloads, since
 // notifications sent meanwhile are lost.
 import type pg from 'pg';
-import type { Snapshot } from '../../core/snapshot.js';
-import type { TextFile } from '../../core/text-file.js';
-import type { CatalogSource } from '../catalog-source.js';
 import { connect, withClient } from '../../catalog/postgres/database.js';
 import { CHANGE_CHANNEL } from '../../catalog/postgres/schema.js';
 import { loadTableSnapshot } from '../../catalog/postgres/table-snapshot.js';
+import type { Snapshot } from '../../core/snapshot.js';
+import type { TextFile } from '../../core/text-file.js';
+import type { CatalogSource } from '../catalog-source.js';
 
 export interface SourceLogger {
   info(object: object, message: string): void;
