@@ -1,7 +1,7 @@
-import { createHash, type Hash } from 'node:crypto';
-import type { CatalogFile, CatalogRecord, CatalogRemoval, CveRecord, RecordDetails } from '../contract/index.js';
+import type { CatalogFile, CatalogRemoval, CveRecord, RecordDetails } from '../contract/index.js';
 import { type CatalogExport, exportSteps } from './catalog-export.js';
 import { type ChangeOrder, changeOrder } from './change-order.js';
+import { contentHashOf, recordHash, sumHashes } from './content-hash.js';
 import { compareListingOrder } from './cve-id.js';
 import { Derived, derived } from './derived.js';
 import { detailsJson } from './details-json.js';
@@ -13,6 +13,8 @@ import { type SearchIndex, searchIndexSteps } from './search/search-index.js';
 import type { TextIndexData } from './search/text-index.js';
 import { memoryTexts, type TextStore } from './text-store.js';
 
+export type { HashedFields } from './content-hash.js';
+export { ContentHash, contentVersion } from './content-hash.js';
 export type { ListFilters, RecordEntry } from './record-entry.js';
 
 /**
@@ -23,9 +25,17 @@ export interface Snapshot {
   /** Content hash of the catalog: the same records give the same version whatever their source. */
   readonly version: string;
   readonly lastVerified: string;
+  /** The store's change sequence this snapshot holds (0 for a catalog read whole): a server reads the changes after it. */
+  readonly sequence: number;
   readonly size: number;
   readonly loadedAt: Date;
   readonly table: RecordTable;
+  /** The summaries and details, by position. */
+  readonly texts: TextStore;
+  /** Project spellings besides each canonical name, as the catalog lists them. */
+  readonly aliases: ProjectAliases;
+  /** Each record's content hash and their sum (content-hash.ts), what a change updates the version from. */
+  readonly hashes: Derived<RecordHashes>;
   readonly filters: FilterIndex;
   /** The position of a record, or undefined when there is none with this id. */
   positionOf(id: string): number | undefined;
@@ -46,6 +56,12 @@ export interface Snapshot {
   readonly export: Derived<CatalogExport>;
 }
 
+/** Each record's content hash by position, and their sum modulo 2^64. */
+export interface RecordHashes {
+  readonly column: BigUint64Array;
+  readonly sum: bigint;
+}
+
 export class DuplicateRecordError extends Error {
   constructor(readonly id: string) {
     super(`duplicate record id ${id}`);
@@ -64,6 +80,13 @@ export interface SnapshotParts {
   /** A search index read from a snapshot file; without one it is built from the texts on first use. */
   readonly textIndex?: TextIndexData | undefined;
   readonly removed?: readonly CatalogRemoval[] | undefined;
+  readonly sequence?: number | undefined;
+  /** Each record's content hash, when the source computed them; otherwise made from the table when a change needs them. */
+  readonly hashes?: RecordHashes | undefined;
+  /** How the search index is made, when not built whole from the texts (a snapshot patched by a change). */
+  readonly search?: (() => Generator<void, SearchIndex, void>) | undefined;
+  /** The filter lists, when made elsewhere (patched by a change). */
+  readonly filters?: FilterIndex | undefined;
 }
 
 /** A snapshot of a catalog read whole (a JSON file, a database table). */
@@ -73,8 +96,10 @@ export function createSnapshot(catalog: CatalogFile): Snapshot {
     sorted.map((record) => record.summary),
     sorted.map((record) => (record.details === undefined ? undefined : detailsJson(record.details))),
   );
+  const hash = contentHashOf(catalog.lastVerified, sorted, texts.details);
   return assembleSnapshot({
-    version: contentVersion(catalog.lastVerified, sorted, texts.details, catalog.removed),
+    version: hash.version(catalog.removed),
+    hashes: { column: hash.hashes(), sum: hash.sum },
     lastVerified: catalog.lastVerified,
     table: recordTable(sorted.map(tableRecord)),
     texts,
@@ -113,13 +138,19 @@ export function assembleSnapshot(parts: SnapshotParts): Snapshot {
       return json === undefined ? undefined : (JSON.parse(json) as RecordDetails);
     },
   });
+  const { aliases } = parts;
+  const hashes = parts.hashes;
   return Object.freeze({
     version: parts.version,
     lastVerified: parts.lastVerified,
+    sequence: parts.sequence ?? 0,
     size: table.size,
     loadedAt: new Date(),
     table,
-    filters: new FilterIndex(table),
+    texts,
+    aliases,
+    hashes: derived(() => hashes ?? hashesOf(table, texts)),
+    filters: parts.filters ?? new FilterIndex(table),
     positionOf: (id: string) => positions.get(id),
     entryAt,
     get(id: string) {
@@ -127,8 +158,8 @@ export function assembleSnapshot(parts: SnapshotParts): Snapshot {
       return position === undefined ? undefined : entryAt(position);
     },
     detailsJson: (position: number) => texts.details(position),
-    search: new Derived(() => searchIndexSteps(table, texts, parts.aliases, parts.textIndex)),
-    projects: derived(() => projectTable(table, parts.aliases)),
+    search: new Derived(parts.search ?? (() => searchIndexSteps(table, texts, aliases, parts.textIndex))),
+    projects: derived(() => projectTable(table, aliases)),
     removed,
     changes: derived(() => changeOrder(table, removed)),
     export: new Derived(() => exportSteps(table)),
@@ -151,54 +182,27 @@ function inChangeOrder(removed: readonly CatalogRemoval[]): readonly CatalogRemo
   return [...removed].sort((a, b) => Date.parse(a.modified) - Date.parse(b.modified) || compareListingOrder(a.id, b.id));
 }
 
-/** What the content hash reads of a record besides its details. */
-export type HashedFields = Pick<CatalogRecord, 'id' | 'project' | 'status' | 'url' | 'summary' | 'published' | 'modified' | 'changed'>;
-
 /**
- * The content hash of a catalog, fed its records one by one in listing order, then its removals: a source
- * that keeps its records' details out of memory feeds each record's as it reads them back.
+ * Each record's hash from the table and texts, for a snapshot whose source did not keep them (a snapshot
+ * file): its dates written as the importer writes them (ISO 8601, UTC), so the sum matches the version of
+ * an imported catalog.
  */
-export class ContentHash {
-  readonly #hash: Hash;
-
-  constructor(lastVerified: string) {
-    this.#hash = createHash('sha256').update(lastVerified);
+function hashesOf(table: RecordTable, texts: TextStore): RecordHashes {
+  const column = new BigUint64Array(table.size);
+  for (let position = 0; position < table.size; position++) {
+    const changed = table.changed.get(position);
+    column[position] = recordHash(
+      {
+        ...recordAt(table, position),
+        summary: texts.summary(position),
+        published: publishedAt(table, position),
+        modified: modifiedAt(table, position),
+        changed: changed === undefined ? undefined : new Date(changed).toISOString(),
+      },
+      texts.details(position),
+    );
   }
-
-  /**
-   * One record's fields, and its details as detailsJson writes them: the contract's field order, whatever
-   * order a source kept the keys in (jsonb keeps its own), so equal details hash alike from every source.
-   */
-  add(r: HashedFields, details: string | undefined): void {
-    const fields = [r.id, r.project, r.status, r.url, r.summary ?? null, r.published ?? null, r.modified ?? null];
-    // Hashed only where present, so catalogs without them keep the versions they had.
-    if (r.changed !== undefined) fields.push(r.changed);
-    if (details !== undefined) fields.push(details);
-    this.#hash.update(JSON.stringify(fields));
-  }
-
-  /** The version, once every record is added. A catalog without removals hashes as it did before removals existed. */
-  version(removed: readonly CatalogRemoval[] = []): string {
-    for (const r of inChangeOrder(removed)) this.#hash.update(JSON.stringify(['removed', r.id, r.modified]));
-    return this.#hash.digest('base64url').slice(0, 16);
-  }
-}
-
-/**
- * The content hash of a catalog, from every field a record has, in listing order, and its removals; `details`
- * gives the details text (detailsJson) of the record at a position of `sorted`.
- */
-export function contentVersion(
-  lastVerified: string,
-  sorted: readonly HashedFields[],
-  details: (position: number) => string | undefined,
-  removed: readonly CatalogRemoval[] = [],
-): string {
-  const hash = new ContentHash(lastVerified);
-  sorted.forEach((r, position) => {
-    hash.add(r, details(position));
-  });
-  return hash.version(removed);
+  return { column, sum: sumHashes(0n, column) };
 }
 
 /** The API's view of the records at some positions, in order. */

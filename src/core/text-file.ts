@@ -65,9 +65,9 @@ export class TextFile {
     };
   }
 
-  /** Keeps the file open until `snapshot` is collected (or close() is called). */
-  closeWith(snapshot: object): void {
-    closeWhenCollected.register(snapshot, this, this);
+  /** Keeps the file open until `owner` is collected (or close() is called). */
+  closeWith(owner: object): void {
+    closeWhenCollected.register(owner, this, this);
   }
 
   /** Closes the file now; later calls do nothing, and the descriptor is never closed twice. */

@@ -147,7 +147,7 @@ describe('PostgreSQL source', () => {
   it('keeps serving when its connection is cut, reconnects, and then sees changes again', async () => {
     const [a] = servers;
     await admin.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cve-records' AND pid <> pg_backend_pid()`,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cve-records' AND datname = current_database() AND pid <> pg_backend_pid()`,
     );
     expect(await projectOf(a!, 'CVE-2023-5365')).toBe('Changed Project');
     await until(async () => a!.output().includes('PostgreSQL is back'));

@@ -55,8 +55,16 @@ export async function loadTableSnapshot(client: pg.Client, files: Set<TextFile>)
       if (position % HASH_STEP === HASH_STEP - 1) await new Promise((resolve) => setImmediate(resolve));
       hash.add({ ...sorted[position]!, summary: texts.summary(position) }, texts.details(position));
     }
-    const snapshot = assembleSnapshot({ version: hash.version(), lastVerified, table: recordTable(sorted), texts, aliases: new Map() });
-    file.closeWith(snapshot);
+    const snapshot = assembleSnapshot({
+      version: hash.version(),
+      hashes: { column: hash.hashes(), sum: hash.sum },
+      lastVerified,
+      table: recordTable(sorted),
+      texts,
+      aliases: new Map(),
+    });
+    // The file stays open while any snapshot reads these texts: this one, or one a change made from it.
+    file.closeWith(texts);
     return { snapshot, file };
   } catch (error) {
     file.close();

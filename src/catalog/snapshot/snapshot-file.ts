@@ -42,7 +42,8 @@ export function openSnapshotFile(path: string): Snapshot {
       textIndex: content.textIndex,
       removed: content.removed,
     });
-    file.closeWith(snapshot);
+    // The file stays open while any snapshot reads these texts: this one, or one a change made from it.
+    file.closeWith(texts);
     return snapshot;
   } catch (error) {
     file.close();

@@ -1,0 +1,140 @@
+// The next snapshot version from a change read from the store of record (the rows past the snapshot's
+// sequence), without reading the rest of the catalog again: the columns are copied with the changed rows
+// put in (table-patch.ts), unchanged records keep reading the texts they had (patched-texts.ts), and the
+// content version moves by the changed records' hashes alone (content-hash.ts). The previous snapshot is
+// never touched: requests still on it finish on it.
+import type { CatalogProject, CatalogRecord, CatalogRemoval } from '../contract/index.js';
+import { recordHash, sumHashes, versionOf } from './content-hash.js';
+import { compareListingOrder } from './cve-id.js';
+import { detailsJson } from './details-json.js';
+import { type OwnTexts, PatchedTexts } from './patched-texts.js';
+import { type TableRecord, tableRecord } from './record-table.js';
+import { assembleSnapshot, inListingOrder, type ProjectAliases, type Snapshot } from './snapshot.js';
+import { patchTable } from './table-patch.js';
+
+/** What changed in the store between two sequences. */
+export interface SnapshotChange {
+  /** The store's sequence after the change: the snapshot made holds everything up to it. */
+  readonly sequence: number;
+  readonly lastVerified: string;
+  /** Records added or changed, whole, as the store now holds them (details included). */
+  readonly upserted: readonly CatalogRecord[];
+  /**
+   * Records that left the catalog, with when: the record goes if held, and the removal is listed in the
+   * change feed (replacing an earlier removal of the id). A record upserted again loses its removal.
+   */
+  readonly removed: readonly CatalogRemoval[];
+  /** Projects whose other spellings changed, each with all it has now (none: the project has no other spelling). */
+  readonly projects?: readonly CatalogProject[] | undefined;
+}
+
+export class ConflictingChangeError extends Error {
+  constructor(readonly id: string) {
+    super(`change both upserts and removes ${id}`);
+  }
+}
+
+/** The snapshot of `previous` with `change` applied: equal to one built from the merged catalog. */
+export function applyChange(previous: Snapshot, change: SnapshotChange): Snapshot {
+  const upserted = inListingOrder(change.upserted);
+  const leaving = new Set(change.removed.map((removal) => removal.id));
+  for (const record of upserted) if (leaving.has(record.id)) throw new ConflictingChangeError(record.id);
+  const { ids, from } = mergedOrder(previous, upserted, leaving);
+
+  const brought = new Map<number, TableRecord>();
+  const texts = new Map<number, OwnTexts>();
+  const { column: previousHashes, sum: previousSum } = previous.hashes.get();
+  const hashes = new BigUint64Array(ids.length);
+  const added: bigint[] = [];
+  let next = 0;
+  for (let position = 0; position < ids.length; position++) {
+    const before = from[position]!;
+    if (before >= 0) {
+      hashes[position] = previousHashes[before]!;
+      continue;
+    }
+    const record = upserted[next++]!;
+    const details = record.details === undefined ? undefined : detailsJson(record.details);
+    brought.set(position, tableRecord(record));
+    texts.set(position, { summary: record.summary, details });
+    hashes[position] = recordHash(record, details);
+    added.push(hashes[position]!);
+  }
+  const gone: bigint[] = [];
+  for (const id of [...upserted.map((record) => record.id), ...leaving]) {
+    const position = previous.positionOf(id);
+    if (position !== undefined) gone.push(previousHashes[position]!);
+  }
+  const sum = sumHashes(previousSum, added, gone);
+  const upsertedIds = new Set(upserted.map((record) => record.id));
+  const removed = [...previous.removed.filter((removal) => !leaving.has(removal.id) && !upsertedIds.has(removal.id)), ...change.removed];
+
+  return assembleSnapshot({
+    version: versionOf(change.lastVerified, ids.length, sum, removed),
+    lastVerified: change.lastVerified,
+    sequence: change.sequence,
+    table: patchTable(previous.table, ids, from, brought),
+    texts: PatchedTexts.patch(previous.texts, from, texts),
+    hashes: { column: hashes, sum },
+    aliases: patchedAliases(previous.aliases, change.projects ?? []),
+    removed,
+  });
+}
+
+/**
+ * The ids in listing order after the change, and where each record was before (-1: an upserted record,
+ * which comes in the order of `upserted`). Each upserted id finds its place by bisection, so the walk
+ * over the previous ids compares no strings.
+ */
+function mergedOrder(
+  previous: Snapshot,
+  upserted: readonly CatalogRecord[],
+  leaving: ReadonlySet<string>,
+): { ids: string[]; from: Int32Array } {
+  const { ids: previousIds } = previous.table;
+  const skip = new Uint8Array(previousIds.length);
+  for (const id of [...upserted.map((record) => record.id), ...leaving]) {
+    const position = previous.positionOf(id);
+    if (position !== undefined) skip[position] = 1;
+  }
+  const places = upserted.map((record) => {
+    let low = 0;
+    let high = previousIds.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compareListingOrder(previousIds[middle]!, record.id) < 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  });
+  let kept = 0;
+  for (const flag of skip) kept += 1 - flag;
+  const size = kept + upserted.length;
+  const ids = new Array<string>(size);
+  const from = new Int32Array(size);
+  let at = 0;
+  let next = 0;
+  for (let before = 0; before <= previousIds.length; before++) {
+    while (next < upserted.length && places[next] === before) {
+      ids[at] = upserted[next]!.id;
+      from[at++] = -1;
+      next++;
+    }
+    if (before < previousIds.length && skip[before] === 0) {
+      ids[at] = previousIds[before]!;
+      from[at++] = before;
+    }
+  }
+  return { ids, from };
+}
+
+/** The spellings after a change: a project listed takes its new list, and one listed with none loses them. */
+function patchedAliases(previous: ProjectAliases, projects: readonly CatalogProject[]): ProjectAliases {
+  if (projects.length === 0) return previous;
+  const aliases = new Map(previous);
+  for (const { name, aliases: spellings } of projects) {
+    if (spellings.length > 0) aliases.set(name, spellings);
+    else aliases.delete(name);
+  }
+  return aliases;
+}
