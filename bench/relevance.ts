@@ -3,7 +3,7 @@
 // catalog holds right records, and the questions whose first five hold a wrong record, with those records.
 import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
 import { createSnapshot } from '../src/core/snapshot.js';
-import { readCatalogFile } from '../src/sources/catalog-file.js';
+import { readCatalogFile } from '../src/catalog/json/catalog-file.js';
 import { JUDGED_KINDS, readJudgedQuestions, scoreJudgedSet } from '../test/support/judged-questions.js';
 import { table } from './support.js';
 
