@@ -151,7 +151,9 @@ describe('SDK: abort and timeouts', () => {
           requests++;
           if (resetEvery || requests > 1) return socket.resetAndDestroy();
           const body = '{"status":"ok"}';
-          socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nKeep-Alive: timeout=60\r\n\r\n${body}`);
+          socket.write(
+            `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nKeep-Alive: timeout=60\r\n\r\n${body}`,
+          );
         });
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
