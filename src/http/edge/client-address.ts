@@ -5,15 +5,8 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import { BlockList, isIP } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { TrustProxy } from '../../config.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The client's address as the limiter and the logs see it. */
-    client: string;
-  }
-}
 
 export type TrustCheck = (address: string, hop: number) => boolean;
 
@@ -50,13 +43,10 @@ export function compileTrust(trust: TrustProxy): TrustCheck {
   };
 }
 
-export function registerClientAddress(app: FastifyInstance, trust: TrustProxy): void {
+/** Who sent a request, under the operator's trust; the edge's onRequest hook sets `request.client` with it. */
+export function clientAddressOf(trust: TrustProxy): (request: FastifyRequest) => string {
   const check = compileTrust(trust);
-  app.decorateRequest('client', '');
-  app.addHook('onRequest', (request, _reply, done) => {
-    request.client = clientAddress(request.ip, request.headers, check);
-    done();
-  });
+  return (request) => clientAddress(request.ip, request.headers, check);
 }
 
 /** The client's address: the socket peer, or the nearest untrusted hop named by a trusted proxy. */
@@ -115,7 +105,8 @@ function unmapIPv4(address: string): string {
  * /64, so each /64 shares one budget, or one host could rotate through 2^64 addresses.
  */
 export function rateKey(address: string): string {
-  if (isIP(address) !== 6) return address;
+  // Every IPv6 address has a colon: an IPv4 address is its own key without asking isIP.
+  if (!address.includes(':') || isIP(address) !== 6) return address;
   return `${expandIPv6(address).slice(0, 4).join(':')}::/64`;
 }
 
