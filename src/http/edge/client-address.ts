@@ -43,10 +43,18 @@ export function compileTrust(trust: TrustProxy): TrustCheck {
   };
 }
 
-/** Who sent a request, under the operator's trust; the edge's onRequest hook sets `request.client` with it. */
-export function clientAddressOf(trust: TrustProxy): (request: FastifyRequest) => string {
+/**
+ * Sets who sent a request (`request.client`) and whether a trusted proxy asks on its own behalf
+ * (`request.fromTrustedProxy`), under the operator's trust: run by the edge's onRequest hook (edge.ts).
+ */
+export function clientAddressOf(trust: TrustProxy): (request: FastifyRequest) => void {
   const check = compileTrust(trust);
-  return (request) => clientAddress(request.ip, request.headers, check);
+  return (request) => {
+    request.client = clientAddress(request.ip, request.headers, check);
+    // Only a proxy named by address: with a hop count every peer counts as a proxy, so none is exempt.
+    request.fromTrustedProxy =
+      trust.kind === 'addresses' && check(unmapIPv4(request.ip), 0) && forwardedChain(request.headers).length === 0;
+  };
 }
 
 /** The client's address: the socket peer, or the nearest untrusted hop named by a trusted proxy. */

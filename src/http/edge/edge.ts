@@ -18,6 +18,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The client's address as the limiter and the logs see it. */
     client: string;
+    /**
+     * True when a proxy trusted by address asks on its own behalf (its health checks): it names no client.
+     * The limiter does not count these, or the checks of every replica, sharing one budget, would soon be refused.
+     */
+    fromTrustedProxy: boolean;
   }
 }
 
@@ -51,6 +56,7 @@ export function registerEdge(app: FastifyInstance, options: EdgeOptions): void {
   const caching: Caching | undefined = on('caching') ? cachingOf(options.cacheMaxAgeSeconds, options.datasetVersion) : undefined;
   const draining = on('rest') ? registerDraining(app) : undefined;
   app.decorateRequest('client', '');
+  app.decorateRequest('fromTrustedProxy', false);
   if (headers) registerPreflightRoute(app);
 
   /** After the limit: the request checks (a 414 or a 400 counts against the limit, as any request). */
@@ -61,7 +67,7 @@ export function registerEdge(app: FastifyInstance, options: EdgeOptions): void {
   if (headers || address || limiter || checks) {
     app.addHook('onRequest', (request, reply, done) => {
       if (headers) setEdgeHeaders(request, reply);
-      if (address) request.client = address(request);
+      if (address) address(request);
       // Preflights are answered before the limit counts them. An answering hook does not call done():
       // the reply may still be on its way out, and done() would run the route's handler meanwhile.
       if (headers && request.method === 'OPTIONS') return answerPreflight(reply);

@@ -1,5 +1,6 @@
 // The per-address limit on every public request (404s and discovery documents included). CORS
-// preflights, which browsers send on their own, are answered before the limit (edge.ts) and not counted.
+// preflights, which browsers send on their own, are answered before the limit (edge.ts) and not counted; so
+// are a trusted proxy's own requests (its health checks, edge/client-address.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../../contract/index.js';
 import { secondsText } from '../../shared/wording.js';
@@ -59,6 +60,7 @@ export function registerRateLimit(app: FastifyInstance, policy: RatePolicy, stor
   app.addHook('onClose', async () => store.close?.());
   // The in-process store answers synchronously and pays for no promise per request.
   return (request, reply) => {
+    if (request.fromTrustedProxy) return true;
     const decision = store.hit(rateKey(request.client));
     return decision instanceof Promise ? decision.then((value) => apply(request, reply, value)) : apply(request, reply, decision);
   };
