@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
 import { buildCorpus, publishedIds } from './corpus.js';
+import { heading } from './noise.js';
 import { type Load, load, memoryMb, runCli, type Server, serve, serveCatalog, table } from './support.js';
 import { ensureTools, PINNED, pinServer, ratioRow, rotatingPaths, unpinServer, type WrkLoad, wrkLoad } from './wrk.js';
 
@@ -281,7 +282,10 @@ export async function corpusSection(seconds: number): Promise<void> {
     );
     console.log(table(rows));
     console.log(
-      `\n#### Details against plain get-one, the same server (snapshot file, index built; wrk, 50 connections, best of ${ROUNDS} interleaved rounds${PINNED ? ', server on core 0, wrk on core 1' : ''})\n`,
+      heading(
+        `Details against plain get-one, the same server (snapshot file, index built; wrk, 50 connections, best of ${ROUNDS} interleaved rounds${PINNED ? ', server on core 0, wrk on core 1' : ''})`,
+        4,
+      ),
     );
     console.log(table(details));
     console.log('\n#### Throughput at the corpus size against the embedded dataset (snapshot file, index built)\n');

@@ -9,6 +9,8 @@ import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
 import { SAMPLE_ZIP } from './corpus.js';
 import { corpusSection } from './corpus-figures.js';
 import { indexChangeSection } from './index-change-figures.js';
+import { instructionsSection, layersSection } from './layers.js';
+import { heading } from './noise.js';
 import { relevanceSection } from './relevance.js';
 import { type Load, load, runCli, type Server, serveCatalog, spawnServer, table, untilLine } from './support.js';
 import { syncSection } from './sync-figures.js';
@@ -64,7 +66,9 @@ async function throughput(): Promise<void> {
 
   const row = (name: string, r: WrkLoad, target?: number) => ratioRow(name, r, baseline, 'bare', target, true);
   console.log(
-    `\n### Throughput against a bare Fastify server (${THROUGHPUT_RECORDS.toLocaleString('en')} records, limiter on, wrk 50 connections, best of ${ROUNDS} interleaved rounds${PINNED ? ', server on core 0, wrk on core 1' : ', unpinned: one core'})\n`,
+    heading(
+      `Throughput against a bare Fastify server (${THROUGHPUT_RECORDS.toLocaleString('en')} records, limiter on, wrk 50 connections, best of ${ROUNDS} interleaved rounds${PINNED ? ', server on core 0, wrk on core 1' : ', unpinned: one core'})`,
+    ),
   );
   console.log(
     table([
@@ -224,7 +228,7 @@ function printPages(title: string, { first, deep }: { first: WrkLoad; deep: WrkL
     'non-2xx': r.non2xx,
   });
   const ratio = deep.rps / first.rps;
-  console.log(`\n### Deep pages: ${title} (wrk, 50 connections, best of ${ROUNDS} interleaved rounds)\n`);
+  console.log(heading(`Deep pages: ${title} (wrk, 50 connections, best of ${ROUNDS} interleaved rounds)`));
   console.log(table([row(1, first), row(1000, deep)]));
   console.log(
     `\npage 1000 / page 1 throughput: ${ratio.toFixed(3)}, CPU per request ${(first.cpuMicros / deep.cpuMicros).toFixed(3)} (target: within 10%, i.e. >= 0.9): ${ratio >= 0.9 ? 'met' : 'NOT met'}`,
@@ -280,3 +284,6 @@ if (!only || only === 'corpus') await corpusSection(SECONDS);
 if (!only || only === 'sync') await syncSection(SECONDS);
 if (!only || only === 'relevance') await relevanceSection();
 if (!only || only === 'index-change') await indexChangeSection();
+// Not part of the whole run: the ablation takes about ten minutes, instruction counts a few more.
+if (only === 'layers') await layersSection();
+if (only === 'instructions') await instructionsSection();

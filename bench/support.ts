@@ -59,10 +59,13 @@ export function untilLine(server: Server, pattern: RegExp): Promise<void> {
   });
 }
 
+/** `serve` options of every benchmark: a free port, the limiter on but its limit out of the way, a fixed cursor secret. */
+export const SERVE_OPTIONS = ['--port', '0', '--rate-limit-max', '1000000', '--cursor-secret', 'bench'];
+
 /** The service on a free port, the limit out of the way, with the given options. */
 export function serve(args: string[]): Promise<Server> {
   // Request logging stays on (info, one line per request): it is part of what the service costs.
-  return spawnServer([...NODE_FLAGS, BIN, 'serve', '--port', '0', '--rate-limit-max', '1000000', '--cursor-secret', 'bench', ...args]);
+  return spawnServer([...NODE_FLAGS, BIN, 'serve', ...SERVE_OPTIONS, ...args]);
 }
 
 export function serveCatalog(records: string, extra: string[] = []): Promise<Server> {

@@ -5,6 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isNoisy, processTicks, type Quietness, record, watchQuietness } from './noise.js';
 import { cpuSeconds, type Server } from './support.js';
 
 export interface WrkLoad {
@@ -14,6 +15,8 @@ export interface WrkLoad {
   non2xx: number;
   /** CPU time the server process spent per request, in microseconds. */
   cpuMicros: number;
+  /** How quiet the machine was during the measured seconds (noise.ts). */
+  quietness: Quietness;
 }
 
 const CONNECTIONS = 50;
@@ -55,14 +58,24 @@ function millis(text: string): number {
   return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
 }
 
-function runWrk(url: string, seconds: number, script?: string): Promise<string> {
+/** wrk's report, and the clock ticks wrk used (sampled every 100 ms until it exits: the last tenth of a second is lost). */
+function runWrk(url: string, seconds: number, script?: string): Promise<{ output: string; ticks: number }> {
   const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', ...(script ? ['-s', script] : []), url];
+  // taskset execs wrk in the same process, so the pid is wrk's.
   const [command, argv] = PINNED ? ['taskset', ['-c', '1', 'wrk', ...args]] : ['wrk', args];
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv as string[], { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
+    let ticks = 0;
+    const sampler = setInterval(() => {
+      ticks = Math.max(ticks, processTicks(child.pid!));
+    }, 100);
     child.stdout.on('data', (chunk: Buffer) => (output += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`wrk exited ${code}:\n${output}`))));
+    child.once('exit', (code) => {
+      clearInterval(sampler);
+      if (code === 0) resolve({ output, ticks });
+      else reject(new Error(`wrk exited ${code}:\n${output}`));
+    });
   });
 }
 
@@ -87,8 +100,16 @@ export async function rotatingPaths(paths: readonly string[]): Promise<string> {
 export async function wrkLoad(url: string, seconds: number, pid: number, script?: string): Promise<WrkLoad> {
   await runWrk(url, 1, script);
   const cpuBefore = cpuSeconds(pid);
-  const output = await runWrk(url, seconds, script);
+  const watch = watchQuietness();
+  const { output, ticks } = await runWrk(url, seconds, script);
   const cpu = cpuSeconds(pid) - cpuBefore;
+  const quietness = watch.finish(cpu * 100 + ticks);
+  record(quietness);
+  if (isNoisy(quietness)) {
+    console.warn(
+      `(noisy: load average ${quietness.loadBefore.toFixed(2)} -> ${quietness.loadAfter.toFixed(2)}, others held ${(quietness.othersCoreShare * 100).toFixed(0)}% of a core during ${url})`,
+    );
+  }
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
   const total = Number(/(\d+) requests in/.exec(output)?.[1]);
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1] ?? 0);
@@ -100,6 +121,7 @@ export async function wrkLoad(url: string, seconds: number, pid: number, script?
     p99: percentile('99'),
     non2xx: non2xx + (errors ? errors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
     cpuMicros: (cpu / total) * 1e6,
+    quietness,
   };
 }
 

@@ -28,16 +28,29 @@ import { webSurface } from './web/web-surface.js';
 /** Every surface of the service, each a Fastify plugin given the same context. */
 const SURFACES = [restSurface, askSurface, mcpSurface, a2aSurface, discoverySurface, feedsSurface, webSurface];
 
+/**
+ * The edge's layers, in the order the ablation benchmark adds them to the REST routes (bench/layers.ts):
+ * security and CORS headers, client address, rate limit, caching, request log (with the logger itself),
+ * and the rest (draining, request checks, error handling, 405s, the other surfaces). A served server has
+ * them all; the benchmark builds servers with fewer to show what each costs.
+ */
+export const EDGE_LAYERS = ['headers', 'client-address', 'rate-limit', 'caching', 'request-log', 'rest'] as const;
+export type EdgeLayer = (typeof EDGE_LAYERS)[number];
+
 export interface ServerOptions {
   /** A pino logger; none means no logging. */
   readonly logger?: FastifyServerOptions['loggerInstance'];
   /** The limiter's store; tests pass one with a fake clock. By default the configuration decides. */
   readonly rateStore?: RateStore;
+  /** The edge's layers to build; all of them unless the ablation benchmark says otherwise. */
+  readonly layers?: ReadonlySet<EdgeLayer>;
 }
 
 export async function buildServer(ctx: ServiceContext, options: ServerOptions = {}): Promise<FastifyInstance> {
+  const has = (layer: EdgeLayer) => options.layers?.has(layer) ?? true;
+  const logger = has('request-log') ? options.logger : undefined;
   const app = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    ...(logger ? { loggerInstance: logger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: generateRequestId,
     frameworkErrors,
@@ -54,25 +67,31 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
 
   // Bodies are JSON only; Fastify's default text/plain parser would let a string reach the schema.
   app.removeContentTypeParser('text/plain');
-  registerJsonParser(app);
-  registerServerEvents(app);
-  registerEdgeHeaders(app);
-  registerDraining(app);
-  registerClientAddress(app, ctx.config.trustProxy);
-  registerRequestLog(app);
-  registerErrorHandling(app);
-  registerCors(app);
-  if (ctx.config.rateLimit.max > 0) {
+  if (has('rest')) {
+    registerJsonParser(app);
+    registerServerEvents(app);
+  }
+  if (has('headers')) registerEdgeHeaders(app);
+  if (has('rest')) registerDraining(app);
+  if (has('client-address')) registerClientAddress(app, ctx.config.trustProxy);
+  if (has('request-log')) registerRequestLog(app);
+  if (has('rest')) registerErrorHandling(app);
+  if (has('headers')) registerCors(app);
+  if (has('rate-limit') && ctx.config.rateLimit.max > 0) {
     const policy: RatePolicy = { limit: ctx.config.rateLimit.max, windowSeconds: ctx.config.rateLimit.windowSeconds };
     registerRateLimit(app, policy, options.rateStore ?? (await createRateStore(ctx, policy, app)));
   }
-  registerRequestChecks(app);
-  registerCaching(app, ctx.config.cacheMaxAgeSeconds, () => ctx.store.current.version);
+  if (has('rest')) registerRequestChecks(app);
+  if (has('caching')) registerCaching(app, ctx.config.cacheMaxAgeSeconds, () => ctx.store.current.version);
   // Off by default: the compression layer's hooks cost every response, compressed or not (about 14% of
   // get-one throughput, docs/PERFORMANCE.md), and a proxy or CDN in front usually compresses anyway.
   if (ctx.config.compression) await registerCompression(app);
 
   const surfaceContext: SurfaceContext = { ...ctx, description: describeService(ctx.config) };
+  if (!has('rest')) {
+    await app.register(restSurface, surfaceContext);
+    return app;
+  }
   await withMethodNotAllowed(app, async () => {
     for (const surface of SURFACES) await app.register(surface, surfaceContext);
   });

@@ -7,8 +7,8 @@ import { loadDefaultCatalog } from '../support/app.js';
 import { JUDGED_KINDS, type JudgedScores, judgementProblems, readJudgedQuestions, scoreJudgedSet } from '../support/judged-questions.js';
 
 /** The targets of issue 26, held here so a change to ranking that loses them fails. */
-const MEAN_P5_FLOOR = 0.6;
-const EMPTY_ANSWERS_ALLOWED = 15;
+const MEAN_P5_FLOOR = 0.85;
+const EMPTY_ANSWERS_ALLOWED = 0;
 
 const questions = readJudgedQuestions();
 
@@ -17,7 +17,7 @@ describe('the judged question set', () => {
   beforeAll(async () => {
     const catalog = await loadDefaultCatalog();
     scores = scoreJudgedSet(catalog, createSnapshot(catalog), questions);
-  });
+  }, 300_000);
 
   it('holds at least 80 distinct questions of every kind, each judged by fields that exist', () => {
     expect(questions.length).toBeGreaterThanOrEqual(80);
@@ -36,6 +36,6 @@ describe('the judged question set', () => {
 
   it('meets the floor: mean precision at 5, and no empty answer while right records exist', () => {
     expect(scores.meanP5).toBeGreaterThanOrEqual(MEAN_P5_FLOOR);
-    expect(scores.emptyWithAnswers.map((score) => score.question.question).length).toBeLessThanOrEqual(EMPTY_ANSWERS_ALLOWED);
+    expect(scores.emptyWithAnswers.map((score) => score.question.question)).toHaveLength(EMPTY_ANSWERS_ALLOWED);
   });
 });

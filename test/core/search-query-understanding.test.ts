@@ -190,7 +190,8 @@ describe('years', () => {
   it.each([
     ['2024', { from: 2024, to: 2024 }, 'year = 2024'],
     ['in 2019', { from: 2019, to: 2019 }, 'year = 2019'],
-    ['from 2023', { from: 2023, to: undefined }, 'year >= 2023'],
+    // "from 2023" alone is that year ("linux bugs from 2023"); a bound only as the start of a range.
+    ['from 2023', { from: 2023, to: 2023 }, 'year = 2023'],
     ['since 2022', { from: 2022, to: undefined }, 'year >= 2022'],
     ['after 2021', { from: 2022, to: undefined }, 'year >= 2022'],
     ['before 2020', { from: undefined, to: 2019 }, 'year <= 2019'],

@@ -1,6 +1,7 @@
 // Issue 7, the SDK when things go wrong: 429s waited out (bounded), aborts, timeouts, unreachable
 // services and streams cancelled mid-way.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { CveRecordsClient, CveRecordsError } from '@public-cve-records/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../support/app.js';
@@ -134,6 +135,60 @@ describe('SDK: abort and timeouts', () => {
     });
     const client = new CveRecordsClient({ baseUrl: `http://127.0.0.1:${closedPort}` });
     await expect(client.health()).rejects.toMatchObject({ name: 'CveRecordsError', status: 0, code: 'network_error' });
+  });
+
+  it('sends a request once more when its kept-alive connection was reset before any answer, and only once', async () => {
+    // The first request on each connection is answered and the connection kept alive; the next request
+    // on it is answered with a reset, as when the service closes an idle connection the client reuses.
+    // `resetEvery` resets every request instead: then the call fails after exactly two sends.
+    const relay = async (resetEvery: boolean) => {
+      let connections = 0;
+      const server = createNetServer((socket) => {
+        connections++;
+        let requests = 0;
+        socket.on('data', (chunk) => {
+          if (!chunk.includes('\r\n\r\n')) return;
+          requests++;
+          if (resetEvery || requests > 1) return socket.resetAndDestroy();
+          const body = '{"status":"ok"}';
+          socket.write(
+            `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nKeep-Alive: timeout=60\r\n\r\n${body}`,
+          );
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      return { baseUrl: `http://127.0.0.1:${port}`, connections: () => connections, close: () => server.close() };
+    };
+    const reused = await relay(false);
+    const sends: string[] = [];
+    const client = new CveRecordsClient({
+      baseUrl: reused.baseUrl,
+      fetch: (input, init) => {
+        sends.push(String(input));
+        return fetch(input, init);
+      },
+    });
+    expect(await client.health()).toEqual({ status: 'ok' });
+    // An idle gap, as between a script's calls: the connection goes back to the pool and is reused.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await client.health()).toEqual({ status: 'ok' });
+    expect(sends).toHaveLength(3);
+    expect(reused.connections()).toBe(2);
+    reused.close();
+
+    const broken = await relay(true);
+    const counted: string[] = [];
+    const failing = new CveRecordsClient({
+      baseUrl: broken.baseUrl,
+      fetch: (input, init) => {
+        counted.push(String(input));
+        return fetch(input, init);
+      },
+    });
+    await expect(failing.health()).rejects.toMatchObject({ status: 0, code: 'network_error' });
+    expect(counted).toHaveLength(2);
+    broken.close();
   });
 
   it('searchStream: an open stream is not cut by the timeout, and aborting it closes the connection', async () => {

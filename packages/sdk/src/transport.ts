@@ -9,7 +9,10 @@ export interface ClientOptions {
   readonly baseUrl: string;
   /** Longest wait for one answer, in milliseconds (default 30 000). A stream counts until it opens. */
   readonly timeoutMs?: number;
-  /** Retries of a 429 after its `Retry-After` (default 2; 0 never retries). Nothing else is retried. */
+  /**
+   * Retries of a 429 after its `Retry-After` (default 2; 0 never retries). Apart from these, a request
+   * that failed to reach the service is sent once more at once (see `open`); nothing else is retried.
+   */
   readonly maxRetries?: number;
   /** Longest `Retry-After` waited out, in milliseconds (default 60 000); a longer one fails at once. */
   readonly maxRetryDelayMs?: number;
@@ -81,7 +84,9 @@ export class Transport {
   private async open(call: Call, options: RequestOptions): Promise<OpenAnswer> {
     const url = this.url(call);
     const send = this.#fetch;
-    for (let retry = 0; ; retry++) {
+    let retries = 0;
+    let resent = false;
+    for (;;) {
       options.signal?.throwIfAborted();
       const deadline = new Deadline(options.signal, options.timeoutMs ?? this.#timeoutMs, url);
       let response: Response;
@@ -98,7 +103,14 @@ export class Transport {
         });
       } catch (error) {
         deadline.release();
-        throw deadline.failure(error, 'network_error');
+        const failure = deadline.failure(error, 'network_error');
+        // A kept-alive connection the server closed while idle fails the request sent on it before any
+        // answer (ECONNRESET, "other side closed"); browsers and curl send it again on a new connection, and
+        // so does this: every operation of the service only reads, so sending one twice is harmless. Once,
+        // at once, and never after a timeout or the caller's abort.
+        if (resent || !(failure instanceof CveRecordsError) || failure.code !== 'network_error') throw failure;
+        resent = true;
+        continue;
       }
       if (response.ok) return { response, deadline };
 
@@ -111,7 +123,8 @@ export class Transport {
         deadline.release();
       }
       const delayMs = (error.retryAfterSeconds ?? 1) * 1000;
-      if (error.status !== 429 || retry >= this.#maxRetries || delayMs > this.#maxRetryDelayMs) throw error;
+      if (error.status !== 429 || retries >= this.#maxRetries || delayMs > this.#maxRetryDelayMs) throw error;
+      retries++;
       await sleep(delayMs, options.signal);
     }
   }

@@ -3,9 +3,13 @@
 // product too). All are kept; ranking lets each project's records skip the words that named it.
 import type { QueryTerm } from './query-understanding.js';
 import type { SearchIndex } from './search-index.js';
+import type { VendorFamilies } from './vendor-families.js';
 
-/** How the words named the projects: as spelled, through an alias, as a name's start, or as a typo. */
-export type NamingKind = 'exact' | 'alias' | 'prefix' | 'typo';
+/**
+ * How the words named the projects: as spelled, through an alias, as a vendor or family whose projects'
+ * names begin with the word (vendor-families.ts), as a name's start, or as a typo.
+ */
+export type NamingKind = 'exact' | 'alias' | 'vendor' | 'prefix' | 'typo';
 
 export interface NamedProjects {
   readonly kind: NamingKind;
@@ -14,7 +18,7 @@ export interface NamedProjects {
   readonly projects: readonly string[];
 }
 
-export function findNamedProjects(index: SearchIndex, terms: readonly QueryTerm[]): NamedProjects[] {
+export function findNamedProjects(index: SearchIndex, families: VendorFamilies, terms: readonly QueryTerm[]): NamedProjects[] {
   const found: NamedProjects[] = [];
   const covered = new Set<number>();
   for (let start = 0; start < terms.length; start++) {
@@ -29,6 +33,17 @@ export function findNamedProjects(index: SearchIndex, terms: readonly QueryTerm[
       if (exact.length > 0 || aliasOnly.length > 0) for (const position of positions) covered.add(position);
     }
   }
+  // A vendor's or family's word weighs its projects' records, beside any project of that exact name.
+  terms.forEach((term, position) => {
+    const exactly = new Set(
+      found.filter((match) => match.terms.length === 1 && match.terms[0] === position).flatMap((match) => match.projects),
+    );
+    const projects = families.projectsOf(term.word, index.text.frequency(term.word)).filter((project) => !exactly.has(project));
+    if (projects.length > 0) {
+      found.push({ kind: 'vendor', terms: [position], projects });
+      covered.add(position);
+    }
+  });
   // A word the records never use may still be the start of a project name, or a typo of one.
   terms.forEach((term, position) => {
     if (covered.has(position) || term.alias || index.vocabulary.has(term.word)) return;
@@ -47,6 +62,8 @@ export function describeNamedProjects(named: NamedProjects, terms: readonly Quer
       return `project ${phrase} → ${shown}${more}`;
     case 'alias':
       return `project ${phrase} → ${shown}${more} (alias)`;
+    case 'vendor':
+      return `vendor ${phrase} → ${shown}${more}`;
     case 'prefix':
       return `project ${phrase}… → ${shown}${more}`;
     case 'typo':
@@ -62,12 +79,14 @@ const MAX_ALIASES_IN_A_NAME = 3;
 
 /** Every spelling of the span that uses at least one alias target in place of the word typed. */
 function spellingsWithAliases(span: readonly QueryTerm[]): string[][] {
-  const aliased = span.filter((term) => term.forms.length > 1).length;
+  const aliased = span.filter((term) => term.alias !== undefined && term.forms.length > 1).length;
   if (aliased === 0 || aliased > MAX_ALIASES_IN_A_NAME) return [];
   let spellings: { words: string[]; aliased: boolean }[] = [{ words: [], aliased: false }];
   for (const term of span) {
+    // The word as typed, and its alias target (the second spelling); a weakness's words name no project.
+    const forms = term.alias === undefined ? term.forms.slice(0, 1) : term.forms.slice(0, 2);
     spellings = spellings.flatMap((prefix) =>
-      term.forms.map((form, i) => ({ words: [...prefix.words, ...form], aliased: prefix.aliased || i > 0 })),
+      forms.map((form, i) => ({ words: [...prefix.words, ...form], aliased: prefix.aliased || i > 0 })),
     );
   }
   return spellings.filter((spelling) => spelling.aliased).map((spelling) => spelling.words);

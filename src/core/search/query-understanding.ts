@@ -2,8 +2,11 @@
 // and every rule that fired can be shown to the caller. Knows nothing of the catalog: which words name
 // a project is decided later, against the index.
 import { MAX_QUERY_LENGTH, type RecordStatus, type Severity } from '../../contract/index.js';
+import { NO_TOPIC_WORDS } from './no-topic-words.js';
 import { aliasOf, type ProjectAlias } from './project-aliases.js';
 import { CVSS_SPELLING, CWE_SPELLING, cweId, exploitationPhrase, severitiesReaching, severityPhrase } from './risk-words.js';
+import { type SecurityTerm, securityTermOf } from './security-terms.js';
+import { type DayRange, describeDays, intersectDays, timePhrase } from './time-words.js';
 import { STOP_WORDS, words } from './words.js';
 
 /**
@@ -21,7 +24,9 @@ export interface QueryTerm {
   /** The word as typed, lower case. */
   readonly word: string;
   readonly alias: ProjectAlias | undefined;
-  /** Spellings any one of which satisfies the term: the word itself, then the alias target's words. */
+  /** The weakness an abbreviation or everyday name stands for ("xss"), when it is one. */
+  readonly security?: SecurityTerm;
+  /** Spellings any one of which satisfies the term: the word itself, then the alias target's words, then the records' words for a weakness. */
   readonly forms: readonly (readonly string[])[];
 }
 
@@ -32,6 +37,8 @@ export interface QueryUnderstanding {
   /** Statuses a result may have; empty means any. */
   readonly statuses: readonly RecordStatus[];
   readonly years: YearRange | undefined;
+  /** Publication days a result must fall in ("since March 2024", "last month"); undefined means any. */
+  readonly published: DayRange | undefined;
   /** Highest CVSS severities a result may have; undefined means any, empty that none fits. */
   readonly severities: readonly Severity[] | undefined;
   /** Whether results must be (true) or must not be (false) in CISA's KEV catalog; undefined means either. */
@@ -61,11 +68,11 @@ const LAST_YEAR = 2100;
 
 const PUBLIC_WORDS = new Set(['public', 'published', 'disclosed']);
 const ASSIGNED_WORDS = new Set(['assigned', 'reserved', 'unpublished', 'undisclosed', 'nonpublic']);
-const NEGATIONS = new Set(['not', 'no', 'non']);
+const NEGATIONS = new Set(['not', 'no', 'non', 'without']);
 
-// Year bound words, as the offset from the year named: "after 2021" starts at 2022.
+// Year bound words, as the offset from the year named: "after 2021" starts at 2022. "from 2023" alone is
+// that year ("linux bugs from 2023"); it is a bound only as the start of a range ("from 2023 to 2024").
 const LOWER_BOUNDS = new Map([
-  ['from', 0],
   ['since', 0],
   ['after', 1],
 ]);
@@ -76,7 +83,7 @@ const UPPER_BOUNDS = new Map([
   ['through', 0],
   ['to', 0],
 ]);
-const SINGLE_YEAR = new Set(['in', 'during']);
+const SINGLE_YEAR = new Set(['in', 'during', 'from']);
 const RANGE_JOINERS = new Set(['to', 'until', 'till', 'through']);
 
 /**
@@ -84,7 +91,13 @@ const RANGE_JOINERS = new Set(['to', 'until', 'till', 'through']);
  * page, the browser tools), so the bound on a query's length is applied here: surfaces with a schema
  * refuse longer text, and text that arrives without one (an A2A message) is cut, and says so.
  */
-export function understandQuery(text: string): QueryUnderstanding {
+export interface QueryContext {
+  /** The day the catalog speaks for (its lastVerified, `YYYY-MM-DD`): what "this year" and "last month" are relative to. */
+  readonly lastVerified?: string;
+}
+
+export function understandQuery(text: string, context: QueryContext = {}): QueryUnderstanding {
+  const today = context.lastVerified === undefined ? undefined : Date.parse(context.lastVerified) / 86_400_000;
   const query = boundQuery(text);
   const cut = query.length < text.length;
   const ids: string[] = [];
@@ -114,6 +127,7 @@ export function understandQuery(text: string): QueryUnderstanding {
   const tokens = words(rest);
   const statuses: RecordStatus[] = [];
   const years = new YearBounds();
+  let published: DayRange | undefined;
   const namedSeverities: Severity[] = [];
   let kev: boolean | undefined;
   const terms: QueryTerm[] = [];
@@ -130,7 +144,11 @@ export function understandQuery(text: string): QueryUnderstanding {
     const negated = negatedPublicLength(tokens, i);
     const exploitation = exploitationPhrase(tokens, i);
     const severity = severityPhrase(tokens, i);
-    if (exploitation) {
+    const time = today === undefined || Number.isNaN(today) ? undefined : timePhrase(tokens, i, today);
+    if (time) {
+      published = intersectDays(published, time.range);
+      i += time.length;
+    } else if (exploitation) {
       kev = exploitation.kev; // the last mention wins, as the explanation then says
       i += exploitation.length;
     } else if (severity) {
@@ -151,6 +169,9 @@ export function understandQuery(text: string): QueryUnderstanding {
     } else if (isYear(word) && RANGE_JOINERS.has(next ?? '') && isYear(tokens[i + 2])) {
       years.between(Number(word), Number(tokens[i + 2]));
       i += 3;
+    } else if (word === 'from' && isYear(next) && RANGE_JOINERS.has(tokens[i + 2] ?? '') && isYear(tokens[i + 3])) {
+      years.between(Number(next), Number(tokens[i + 3]));
+      i += 4;
     } else if (isYear(next) && LOWER_BOUNDS.has(word)) {
       years.atLeast(Number(next) + LOWER_BOUNDS.get(word)!);
       i += 2;
@@ -174,6 +195,21 @@ export function understandQuery(text: string): QueryUnderstanding {
   }
 
   const range = years.range();
+  // Words that say how a question is asked are set aside when anything else says what it is about.
+  const asksSomething =
+    ids.length > 0 ||
+    statuses.length > 0 ||
+    range !== undefined ||
+    published !== undefined ||
+    namedSeverities.length > 0 ||
+    minimumScore !== undefined ||
+    kev !== undefined ||
+    cwes.length > 0;
+  const topical = terms.filter((term) => !NO_TOPIC_WORDS.has(term.word));
+  if (topical.length < terms.length && (topical.length > 0 || asksSomething)) {
+    for (const term of terms) if (NO_TOPIC_WORDS.has(term.word)) ignored.push(term.word);
+    terms.splice(0, terms.length, ...topical);
+  }
   const reaching = minimumScore === undefined ? undefined : severitiesReaching(minimumScore);
   const severities =
     namedSeverities.length === 0 ? reaching : reaching ? namedSeverities.filter((s) => reaching.includes(s)) : namedSeverities;
@@ -181,10 +217,14 @@ export function understandQuery(text: string): QueryUnderstanding {
     ...ids.map((id) => `id ${id}`),
     ...statuses.map((status) => `status ${status}`),
     ...(range ? [describeYears(range)] : []),
+    ...(published ? [describeDays(published)] : []),
     ...describeSeverities(namedSeverities, minimumScore, severities),
     ...(kev === undefined ? [] : [kev ? 'known exploited (in CISA KEV)' : 'not known exploited (not in CISA KEV)']),
     ...(cwes.length > 0 ? [`weakness ${cwes.join(' or ')}`] : []),
     ...terms.flatMap((term) => (term.alias ? [`alias ${term.alias.alias} → ${term.alias.target}`] : [])),
+    ...terms.flatMap((term) =>
+      term.security ? [`${term.word} → ${term.security.phrases.join(' or ')} (${term.security.cwes.join(', ')})`] : [],
+    ),
     ...(ignored.length > 0 ? [`ignored ${[...new Set(ignored)].join(', ')}`] : []),
     ...(terms.length > 0 ? [`words ${terms.map((term) => term.word).join(', ')}`] : []),
     ...(repeated ? ['repeated words are read once'] : []),
@@ -192,7 +232,7 @@ export function understandQuery(text: string): QueryUnderstanding {
     ...(idOverflow ? [`only the first ${MAX_IDS} identifiers are looked up`] : []),
     ...(cut ? [`only the first ${MAX_QUERY_LENGTH} characters are read`] : []),
   ];
-  return { query, ids, statuses, years: range, severities, kev, cwes, terms, ignored, explanation };
+  return { query, ids, statuses, years: range, published, severities, kev, cwes, terms, ignored, explanation };
 }
 
 /** The query cut to MAX_QUERY_LENGTH characters, never between the two halves of a surrogate pair. */
@@ -213,22 +253,24 @@ function isYear(token: string | undefined): token is string {
   return year >= FIRST_CVE_YEAR && year <= LAST_YEAR;
 }
 
-/** Length of a "not (yet) public (yet)" phrase starting at `i`, or 0. */
+/** Length of a "not (yet) public (yet)" or "without a public record" phrase starting at `i`, or 0. */
 function negatedPublicLength(tokens: readonly string[], i: number): number {
   if (!NEGATIONS.has(tokens[i] ?? '')) return 0;
   let j = i + 1;
-  if (tokens[j] === 'yet') j++;
+  if (tokens[j] === 'yet' || tokens[j] === 'a' || tokens[j] === 'any') j++;
   if (!PUBLIC_WORDS.has(tokens[j] ?? '')) return 0;
   j++;
   if (tokens[j] === 'yet') j++;
+  if (tokens[j] === 'record' || tokens[j] === 'records') j++;
   return j - i;
 }
 
 function termFor(word: string): QueryTerm {
   const alias = aliasOf(word);
-  const target = alias ? words(alias.target).filter((w) => !STOP_WORDS.has(w)) : [];
-  const forms = target.length > 0 && target.join(' ') !== word ? [[word], target] : [[word]];
-  return { word, alias, forms };
+  const security = securityTermOf(word);
+  const targets = [alias?.target ?? '', ...(security?.phrases ?? [])].map((target) => words(target).filter((w) => !STOP_WORDS.has(w)));
+  const forms = [[word], ...targets.filter((target) => target.length > 0 && target.join(' ') !== word)];
+  return { word, alias, ...(security ? { security } : {}), forms };
 }
 
 /**

@@ -1,17 +1,25 @@
-// Ranks records for the words of a query. Scores are calibrated into bands so a number means the same
-// thing whatever the query: 0.9 a project named; up to 0.8 a record whose text has every word; 0.2 to
-// 0.3 a named project's record when no record has every word. (1, an identifier, is search.ts's.)
+// Ranks records for the words of a query. Any word may match: a record scores the BM25 of the words it
+// has, times the share of the query's words it meets, cubed (a reward for meeting more of them), so a
+// question never answers empty while one of its words matches, and records with every word come first.
+// A word that names a project, or a vendor or family of projects, is met by those projects' records as
+// well, weighted above the word in text: "openssl" ranks OpenSSL's records above perl-Crypt-OpenSSL-RSA's.
+// Scores are calibrated into bands so a number means the same thing whatever the query: 0.9 a project
+// named by the whole query (0.85 a vendor, 0.75/0.7 by a prefix or a typo); up to 0.8 the rest. (1, an
+// identifier, is search.ts's.) Cleared ids without a public record come after published records unless
+// the question is about status.
 //
 // Only the best few records of a query are wanted, so records are evaluated in chunks, and a chunk whose
 // best possible score (from the highest score of each word in the blocks the chunk spans, text-index.ts)
 // cannot reach the records kept so far is skipped unread. The bound is safe: the answer is the one a
 // full evaluation gives, and a query matching most records costs about what a rare one does.
+import { STATUS_CODES } from '../record-table.js';
 import type { Snapshot } from '../snapshot.js';
-import { describeNamedProjects, findNamedProjects, type NamingKind } from './named-projects.js';
+import { describeNamedProjects, findNamedProjects, type NamedProjects, type NamingKind } from './named-projects.js';
 import type { QueryTerm } from './query-understanding.js';
 import type { SearchIndex } from './search-index.js';
-import { type Postings, PostingsCursor, seekForward } from './text-index.js';
+import { BLOCK, type Postings, PostingsCursor, seekForward } from './text-index.js';
 import { type RankedPosition, TopHits } from './top-hits.js';
+import { vendorFamilies } from './vendor-families.js';
 import type { WordMatch, WordMatchKind } from './vocabulary.js';
 
 export interface Ranking {
@@ -19,15 +27,15 @@ export interface Ranking {
   readonly explanation: readonly string[];
 }
 
-/**
- * Top of each band. A named project's records that also have the other words spread over the 0.1
- * below the top, by text relevance; a record found by text alone is scaled into (0, text].
- */
+export interface RankOptions {
+  /** Whether the question asks about status: then cleared ids without a public record are not set back. */
+  readonly statusAsked: boolean;
+}
+
+/** Top of each band; a record found by its words is scaled into (0, text]. */
 const SCORE_BANDS = {
-  project: { exact: 0.9, alias: 0.9, prefix: 0.75, typo: 0.7 } satisfies Record<NamingKind, number>,
-  projectSpread: 0.1,
+  project: { exact: 0.9, alias: 0.9, vendor: 0.85, prefix: 0.75, typo: 0.7 } satisfies Record<NamingKind, number>,
   text: 0.8,
-  fallback: { low: 0.2, high: 0.3 },
 } as const;
 
 /**
@@ -37,15 +45,39 @@ const SCORE_BANDS = {
  */
 const WORD_WEIGHT: Record<WordMatchKind, number> = { exact: 1, prefix: 0.6, typo: 0.5 };
 
+/**
+ * A record of a project the words name meets those words at this multiple of the most the words score
+ * in any record's text, so the project itself outranks records that merely mention its name; its
+ * quality is the naming's (a project guessed from a typo never scores like one named as spelled).
+ */
+const NAMING_WEIGHT: Record<NamingKind, { readonly score: number; readonly quality: number }> = {
+  exact: { score: 1.5, quality: 1 },
+  alias: { score: 1.5, quality: 1 },
+  vendor: { score: 1.2, quality: 1 },
+  prefix: { score: 1, quality: WORD_WEIGHT.prefix },
+  typo: { score: 1, quality: WORD_WEIGHT.typo },
+};
+/** What a naming is worth when its word is in no record's text (a typo, a run-together name). */
+const UNINDEXED_NAMING_SCORE = 10;
+/**
+ * A word that names a project counts this many times among the words met: "heap overflow in curl" is
+ * first about curl, so curl's records without a heap overflow come before other projects' heap overflows.
+ */
+const NAMING_COORDINATION = 2;
+
+/** Cleared ids without a public record have no text; behind published records, unless status is asked. */
+const NOT_PUBLIC_WEIGHT = 0.5;
+const NOT_PUBLIC = STATUS_CODES.indexOf('assigned-no-public-record');
+
 /** Records evaluated between two checks of the bound: one block's worth of a word's postings. */
 const CHUNK = 64;
 /**
  * Scores are rounded to four decimals and ties go to listing order (top-hits.ts), so a record whose
  * relevance is a little below the last kept one may still tie it once scaled and rounded, and come first.
- * A scaled score moves by at most (narrowest band) / (lowest word weight) times a relevance's share of
+ * A scaled score moves by at most (the text band) / (lowest word weight) times a relevance's share of
  * the best, so records within this share of the most a query can score are kept as well.
  */
-const TIE_SHARE = 1e-4 / (SCORE_BANDS.projectSpread * Math.min(...Object.values(WORD_WEIGHT)));
+const TIE_SHARE = 1e-4 / (SCORE_BANDS.text * Math.min(...Object.values(WORD_WEIGHT)));
 
 /** An indexed word standing for a query word, with its weight; the bounds cursor belongs to this query alone. */
 interface WordOption {
@@ -67,71 +99,78 @@ export function rankByWords(
   terms: readonly QueryTerm[],
   accept: (position: number) => boolean,
   limit: number,
+  options: RankOptions,
 ): Ranking {
-  const named = findNamedProjects(index, terms);
+  const named = findNamedProjects(index, vendorFamilies(snapshot.table), terms);
   const explanation = named.map((match) => describeNamedProjects(match, terms));
   // A word that names a project as spelled is explained; guessing other words for it only adds noise
   // ("nodejs" names Node.js, and is no typo of "nodes").
   const spelledNames = new Set(named.flatMap((match) => (match.kind === 'exact' || match.kind === 'alias' ? match.terms : [])));
-  const plans = terms.map((term, t) => planTerm(index, term, spelledNames.has(t), explanation));
+  const textPlans = terms.map((term, t) => planTerm(index, term, spelledNames.has(t), explanation));
   const namedTerms = new Set(named.flatMap((match) => match.terms));
-  const unknown = terms.filter((_, t) => plans[t]!.length === 0 && !namedTerms.has(t));
-  if (unknown.length > 0) {
-    return { ranked: [], explanation: [...explanation, ...unknown.map((term) => `nothing matches "${term.word}"`)] };
-  }
+  const known = terms.flatMap((_, t) => (textPlans[t]!.length > 0 || namedTerms.has(t) ? [t] : []));
+  const unknown = terms.filter((_, t) => !known.includes(t));
+  explanation.push(...unknown.map((term) => `nothing matches "${term.word}"`));
+  if (known.length === 0) return { ranked: [], explanation };
+  if (unknown.length > 0) explanation.push(`searching ${known.map((t) => terms[t]!.word).join(', ')}`);
+
   const top = new TopHits(limit);
-  const allTerms = plans.map((_, t) => t);
+  const { status } = snapshot.table;
+  const setBack = (position: number) => !options.statusAsked && status[position] === NOT_PUBLIC;
 
-  // Records of a named project with every other word; with no other word, all of them, newest first.
+  // A project (or vendor) named by every known word: its records, all equal, newest first, published first.
   for (const match of named) {
-    const best = SCORE_BANDS.project[match.kind];
-    const others = allTerms.filter((t) => !match.terms.includes(t));
+    if (!known.every((t) => match.terms.includes(t))) continue;
     const members = projectPositions(snapshot, match.projects);
-    if (others.length === 0) {
-      // All score the same, so past the first `limit` accepted in listing order none can be kept.
-      let kept = 0;
-      for (let i = 0; i < members.length && kept < limit; i++) {
-        if (accept(members[i]!)) {
-          top.offer(members[i]!, best);
-          kept++;
-        }
+    const best = SCORE_BANDS.project[match.kind];
+    let kept = 0;
+    for (let i = 0; i < members.length && kept < limit; i++) {
+      const position = members[i]!;
+      if (!accept(position)) continue;
+      if (setBack(position)) top.offer(position, best * NOT_PUBLIC_WEIGHT);
+      else {
+        top.offer(position, best);
+        kept++;
       }
-      continue;
     }
-    const spread = SCORE_BANDS.projectSpread;
-    offerScaled(top, bestByWords(plans, others, members, accept, limit), (share) => best - spread + spread * share);
   }
 
-  // Records with every word in their text, found from the rarest word's records. They score at most
+  // Every record with any of the words, by how well and how many of them it meets. Its scores stay in
   // the text band, so when named projects' records already fill the answer above it ("linux kernel"
-  // names Linux, with thousands of records) reading every record with the words changes nothing.
-  if (plans.every((plan) => plan.length > 0) && top.floor <= SCORE_BANDS.text) {
-    const order = [...allTerms].sort((a, b) => estimate(plans[a]!) - estimate(plans[b]!));
-    const found = bestByWords(plans, order, candidates(plans[order[0]!]!), accept, limit);
+  // names Linux, with thousands of records) reading the records with the words changes nothing.
+  if (top.floor <= SCORE_BANDS.text) {
+    const plans = known.map((t) => withNamings(snapshot, textPlans[t]!, named, t));
+    const weights = known.map((t) => (namedTerms.has(t) ? NAMING_COORDINATION : 1));
+    const found = bestByAnyWords(plans, weights, candidates(plans), accept, setBack, limit);
     offerScaled(top, found, (share) => SCORE_BANDS.text * share);
   }
-
-  // No record has every word, yet the query named a project: its records are the nearest answer,
-  // those with more of the other words first.
-  if (top.empty && named.length > 0) {
-    const members = projectPositions(snapshot, [...new Set(named.flatMap((match) => match.projects))]);
-    const raw = new Float64Array(members.length).fill(-1);
-    // One scorer per term: a record counts what it meets of each, not only all or nothing.
-    const scorers = plans.map((plan) => new TermScorer([plan]));
-    let best = 0;
-    members.forEach((position, i) => {
-      if (!accept(position)) return;
-      raw[i] = scorers.reduce((total, scorer) => total + scorer.scoreAt(position), 0);
-      best = Math.max(best, raw[i]!);
-    });
-    const { low, high } = SCORE_BANDS.fallback;
-    members.forEach((position, i) => {
-      if (raw[i]! >= 0) top.offer(position, low + (high - low) * (best > 0 ? raw[i]! / best : 0));
-    });
-    if (!top.empty) explanation.push('no record has every word: showing the named projects’ records');
-  }
-
   return { ranked: top.ranked(), explanation };
+}
+
+/**
+ * The term's text spellings, plus one spelling met by the records of each project the term helps name,
+ * scored above the term's best in text (NAMING_WEIGHT).
+ */
+function withNamings(snapshot: Snapshot, plan: TermPlan, named: readonly NamedProjects[], t: number): TermPlan {
+  const namings = named.filter((match) => match.terms.includes(t));
+  if (namings.length === 0) return plan;
+  const ceiling = termCeiling(plan) || UNINDEXED_NAMING_SCORE;
+  const memberships = namings.map((match) => {
+    const weight = NAMING_WEIGHT[match.kind];
+    const postings = constantPostings(projectPositions(snapshot, match.projects), weight.score * ceiling);
+    return [[{ postings, bounds: new PostingsCursor(postings), weight: weight.quality }]];
+  });
+  return [...plan, ...memberships];
+}
+
+/** Postings of records that all score the same. */
+function constantPostings(docs: Positions, score: number): Postings {
+  return {
+    docs,
+    scores: new Float32Array(docs.length).fill(score),
+    blockMax: new Float32Array(Math.ceil(docs.length / BLOCK)).fill(score),
+    maxScore: docs.length > 0 ? score : 0,
+  };
 }
 
 /**
@@ -173,7 +212,7 @@ function termBound(plan: TermPlan, from: number, to: number): number {
   return best;
 }
 
-/** A record's relevance to some terms: raw relevance times quality, the weakest term's quality. */
+/** A record's relevance to the terms: raw relevance times quality, the weakest met term's quality. */
 interface Scored {
   readonly position: number;
   readonly key: number;
@@ -181,36 +220,48 @@ interface Scored {
 }
 
 /**
- * The `limit` accepted records of `positions` that best meet every term of `which`, by relevance times
- * quality (best first, then listing order), and any that may tie the last of them once scaled and
- * rounded (TIE_SHARE). Chunks whose bound cannot reach the last kept are skipped.
+ * The reward for meeting more of the words: the share of them met, cubed. Steep on purpose: a word in a
+ * project name weighs three times a word in a summary (text-index.ts), and "Oracle Shipping Execution"
+ * must not outrank the records that say "remote code execution" in full.
  */
-function bestByWords(
+function coordination(met: number, of: number): number {
+  return (met / of) ** 3;
+}
+
+/**
+ * The `limit` accepted records of `positions` that best meet the terms, by relevance (the terms met,
+ * times coordination) times quality, best first, then listing order, and any that may tie the last of
+ * them once scaled and rounded (TIE_SHARE). Chunks whose bound cannot reach the last kept are skipped.
+ */
+function bestByAnyWords(
   plans: readonly TermPlan[],
-  which: readonly number[],
+  weights: readonly number[],
   positions: Positions,
   accept: (position: number) => boolean,
+  setBack: (position: number) => boolean,
   limit: number,
 ): Scored[] {
   const kept: Scored[] = [];
   if (limit <= 0) return kept;
-  const scorer = new TermScorer(which.map((t) => plans[t]!));
-  const slack = TIE_SHARE * which.reduce((sum, t) => sum + termCeiling(plans[t]!), 0);
+  const scorer = new TermScorer(plans, weights);
+  const slack = TIE_SHARE * plans.reduce((sum, plan) => sum + termCeiling(plan), 0);
+  const all = weights.reduce((sum, weight) => sum + weight, 0);
   // What a record must reach to be kept: within the slack of the limit-th best so far.
   const floor = () => (kept.length < limit ? 0 : kept[limit - 1]!.key - slack);
   for (let start = 0; start < positions.length; start += CHUNK) {
     const end = Math.min(start + CHUNK, positions.length) - 1;
     if (kept.length >= limit) {
+      // Any record of the chunk meets at most the terms present in it, at most at their bounds.
       let bound = 0;
-      for (const t of which) {
-        const term = termBound(plans[t]!, positions[start]!, positions[end]!);
-        if (term === 0) {
-          bound = 0;
-          break;
+      let present = 0;
+      plans.forEach((plan, t) => {
+        const term = termBound(plan, positions[start]!, positions[end]!);
+        if (term > 0) {
+          bound += term;
+          present += weights[t]!;
         }
-        bound += term;
-      }
-      if (bound < floor()) continue;
+      });
+      if (bound * coordination(present, all) < floor()) continue;
     }
     for (let i = start; i <= end; i++) {
       const position = positions[i]!;
@@ -218,7 +269,7 @@ function bestByWords(
       const sum = scorer.scoreAt(position);
       if (sum === 0) continue;
       const weakest = scorer.quality;
-      const key = sum * weakest;
+      const key = sum * coordination(scorer.met, all) * weakest * (setBack(position) ? NOT_PUBLIC_WEIGHT : 1);
       if (key < floor()) continue;
       let at = kept.length;
       while (at > 0 && kept[at - 1]!.key < key) at--;
@@ -254,10 +305,15 @@ class TermScorer {
   private readonly formStarts: number[] = [0];
   private readonly wordStarts: number[] = [0];
   private readonly optionStarts: number[] = [0];
-  /** The weakest word's weight of the last record scoreAt met. */
+  /** The weakest word's weight of the terms the last record scoreAt met. */
   quality = 1;
+  /** How many terms the last record scoreAt met, each counted at its weight. */
+  met = 0;
 
-  constructor(plans: readonly TermPlan[]) {
+  constructor(
+    plans: readonly TermPlan[],
+    private readonly termWeights: readonly number[] = plans.map(() => 1),
+  ) {
     for (const plan of plans) {
       for (const form of plan) {
         for (const options of form) {
@@ -275,11 +331,12 @@ class TermScorer {
     this.at = new Int32Array(this.docs.length);
   }
 
-  /** The summed score of the terms when the record meets every one, else 0; sets quality. */
+  /** The summed score of the terms the record meets (0 when none); sets quality and met. */
   scoreAt(position: number): number {
     const { docs, scores, weights, at, formStarts, wordStarts, optionStarts } = this;
     let sum = 0;
     let weakest = 1;
+    let met = 0;
     for (let t = 0; t + 1 < formStarts.length; t++) {
       let best = 0;
       let bestQuality = 1;
@@ -310,11 +367,13 @@ class TermScorer {
           bestQuality = quality;
         }
       }
-      if (best === 0) return 0;
+      if (best === 0) continue;
       sum += best;
+      met += this.termWeights[t]!;
       weakest = Math.min(weakest, bestQuality);
     }
     this.quality = weakest;
+    this.met = met;
     return sum;
   }
 }
@@ -330,9 +389,9 @@ function offerScaled(top: TopHits, found: readonly Scored[], scale: (share: numb
   for (const { position, key } of found) top.offer(position, scale((key / best.key) * best.quality));
 }
 
-/** Records that may meet the term: those holding a first word of one of its spellings, each once, ascending. */
-function candidates(plan: TermPlan): Positions {
-  return union(plan.flatMap((form) => form[0]!.map((option) => option.postings.docs)));
+/** Records that may meet a term: those holding a first word of one of a term's spellings, each once, ascending. */
+function candidates(plans: readonly TermPlan[]): Positions {
+  return union(plans.flatMap((plan) => plan.flatMap((form) => form[0]!.map((option) => option.postings.docs))));
 }
 
 /** The records of the projects, ascending (listing order). */
@@ -362,11 +421,6 @@ function union(lists: readonly Positions[]): Positions {
     merged = out.subarray(0, n);
   }
   return merged;
-}
-
-/** How many records the rarest-first order should expect a term to bring. */
-function estimate(plan: TermPlan): number {
-  return plan.reduce((total, form) => total + form[0]!.reduce((n, option) => n + option.postings.docs.length, 0), 0);
 }
 
 function describeWordMatch(word: string, match: WordMatch): string[] {

@@ -5,6 +5,8 @@ import { namesCwe, STATUS_CODES } from '../record-table.js';
 import type { RecordEntry, Snapshot } from '../snapshot.js';
 import { type QueryUnderstanding, understandQuery, yearMatches } from './query-understanding.js';
 import { rankByWords } from './ranking.js';
+import { relax } from './relaxation.js';
+import { inDays } from './time-words.js';
 
 export interface SearchHit {
   readonly entry: RecordEntry;
@@ -32,9 +34,30 @@ export function queryToSearch(text: string | undefined): string {
   return text?.trim() || DEFAULT_SEARCH_PHRASE;
 }
 
+/** Filters that leave nothing give way one at a time (relaxation.ts); a few steps reach any answer there is. */
+const MAX_RELAXATIONS = 8;
+
 export function search(snapshot: Snapshot, text: string, limit: number): SearchResult {
-  const understanding = understandQuery(queryToSearch(text));
-  const { ids, statuses, years, severities, kev, cwes, terms } = understanding;
+  const understanding = understandQuery(queryToSearch(text), { lastVerified: snapshot.lastVerified });
+  let found = answer(snapshot, understanding, limit);
+  // Identifiers asked for by name are answered as they are: a relaxed filter would not bring them back.
+  if (understanding.ids.length > 0) return found;
+  const readings: string[] = [];
+  let reading = understanding;
+  for (let step = 0; step < MAX_RELAXATIONS && found.hits.length === 0 && limit > 0; step++) {
+    const relaxed = relax(reading);
+    if (!relaxed) break;
+    reading = relaxed.understanding;
+    readings.push(relaxed.reading);
+    const next = answer(snapshot, reading, limit);
+    if (next.hits.length > 0) found = { ...next, understanding, explanation: [...found.explanation, ...readings] };
+  }
+  return found;
+}
+
+/** The records that meet one reading of a query. */
+function answer(snapshot: Snapshot, understanding: QueryUnderstanding, limit: number): SearchResult {
+  const { ids, statuses, years, published, severities, kev, cwes, terms } = understanding;
   const { table } = snapshot;
   const statusCodes = statuses.map((wanted) => STATUS_CODES.indexOf(wanted));
   const severityCodes = severities?.map((wanted) => SEVERITIES.indexOf(wanted));
@@ -44,6 +67,7 @@ export function search(snapshot: Snapshot, text: string, limit: number): SearchR
   const accept = (position: number) =>
     (statusCodes.length === 0 || statusCodes.includes(table.status[position]!)) &&
     yearMatches(years, table.year[position]!) &&
+    inDays(published, table.published[position]!) &&
     (severityCodes === undefined || severityCodes.includes(table.severity[position]!)) &&
     (kevCode === undefined || table.kev[position] === kevCode) &&
     (cwes.length === 0 || cweCodes.some((code) => namesCwe(table, position, code)));
@@ -67,7 +91,9 @@ export function search(snapshot: Snapshot, text: string, limit: number): SearchR
   }
 
   // Ask for as many more as there are named identifiers, which may be among the ranked records too.
-  const { ranked, explanation } = rankByWords(snapshot, snapshot.search.get(), terms, accept, Math.max(0, limit) + named.length);
+  const { ranked, explanation } = rankByWords(snapshot, snapshot.search.get(), terms, accept, Math.max(0, limit) + named.length, {
+    statusAsked: statuses.length > 0,
+  });
   const seen = new Set(named.map((hit) => hit.entry.position));
   const byWords = ranked.flatMap(({ position, score }) => (seen.has(position) ? [] : [{ entry: snapshot.entryAt(position), score }]));
   return result([...named, ...byWords], [...missing, ...explanation]);

@@ -1,0 +1,29 @@
+// The service built by its own code (http/server.js's buildServer, the catalog loaded as `serve` loads it)
+// with only some of the edge's layers, for the ablation benchmark (layers.ts):
+//   node bench/layers-server.mjs <layer,layer,...|none> <serve options>
+// The layers are those of EDGE_LAYERS; "none" is the REST routes alone. It prints the line the benchmarks
+// wait for once its snapshot is fully prepared (search index and derived tables), so that no preparation
+// runs between measured requests.
+
+import { parseServeOptions } from '../dist/cli/serve-options.js';
+import { serviceLog } from '../dist/cli/service-log.js';
+import { createCursorCodec } from '../dist/core/cursor.js';
+import { prepareSnapshot } from '../dist/core/snapshot.js';
+import { SnapshotStore } from '../dist/core/snapshot-store.js';
+import { buildServer, EDGE_LAYERS } from '../dist/http/server.js';
+import { loadSnapshot } from '../dist/sources/catalog-source.js';
+import { fileSource } from '../dist/sources/file-source.js';
+
+const [names = '', ...args] = process.argv.slice(2);
+const layers = new Set(names === 'none' ? [] : names.split(','));
+for (const layer of layers) if (!EDGE_LAYERS.includes(layer)) throw new Error(`unknown layer "${layer}" (${EDGE_LAYERS.join(', ')})`);
+const config = parseServeOptions(args, process.env);
+const log = serviceLog(config.logLevel);
+setInterval(() => log.flush(), 1000).unref();
+const snapshot = await loadSnapshot(fileSource(config.recordsFile));
+await prepareSnapshot(snapshot);
+const store = new SnapshotStore(snapshot);
+const app = await buildServer({ config, store, cursors: createCursorCodec(config.cursorSecret) }, { logger: log.logger, layers });
+await app.listen({ host: '127.0.0.1', port: 0 });
+console.log(`Server listening at http://127.0.0.1:${app.server.address().port}`);
+process.on('SIGTERM', () => app.close().then(() => process.exit(0)));

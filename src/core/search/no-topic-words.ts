@@ -1,0 +1,63 @@
+// Words of a question that say how it is asked, not what it is about: "problems in fortinet products",
+// "how can attackers bypass…", "what's wrong with apple devices". Unlike STOP_WORDS (words.ts), which the
+// index drops too, these stay indexed: a question made only of them ("software") is still searched for
+// them. Beside any other word or filter they are set aside, since requiring "products" of a record, or
+// ranking by it, answers a question nobody asked. The list is held by test/core/search-no-topic-words.test.ts:
+// adding any of them to a question must not change its answer.
+
+export const NO_TOPIC_WORDS: ReadonlySet<string> = new Set([
+  // What people call a record or a thing affected, in general.
+  'problem',
+  'problems',
+  'flaw',
+  'flaws',
+  'weakness',
+  'weaknesses',
+  'hole',
+  'holes',
+  'security',
+  'product',
+  'products',
+  'software',
+  'device',
+  'devices',
+  'chipset',
+  'chipsets',
+  'chips',
+  'phone',
+  'phones',
+  'industrial',
+  'application',
+  'applications',
+  'app',
+  'apps',
+  'program',
+  'programs',
+  // Who and how: "how can attackers", "could hackers".
+  'attacker',
+  'attackers',
+  'hacker',
+  'hackers',
+  'may',
+  'might',
+  'affect',
+  'affects',
+  'affected',
+  'affecting',
+  'impact',
+  'impacting',
+  'wrong',
+  'exist',
+  'exists',
+  'happen',
+  'happened',
+  'vulnerable',
+  'many',
+  'most',
+  'ever',
+  'whats',
+  'new',
+  // What a contraction leaves behind ("what's", "don't").
+  's',
+  't',
+]);
