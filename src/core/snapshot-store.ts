@@ -1,12 +1,16 @@
+import { mergeOverlay, overlayTooLarge } from './search/overlay-merge.js';
 import type { Snapshot } from './snapshot.js';
 
 /**
- * Holds the snapshot being served. A reload swaps the whole object in one assignment; whoever follows the
- * changes (the change streams, MCP subscriptions) is told after each swap, synchronously, so that what it
- * reads of `current` right then is the snapshot just swapped in.
+ * Holds the snapshot being served. A reload or a change swaps the whole object in one assignment; whoever
+ * follows the changes (the change streams) is told after each swap, synchronously, so that what it reads of
+ * `current` right then is the snapshot just swapped in. A snapshot whose search overlay grew large is merged
+ * in the background (overlay-merge.ts), and the equal snapshot with the merged index takes its place if it
+ * is still the one served (the same records: no one is told).
  */
 export class SnapshotStore {
   #current: Snapshot;
+  #merging: Snapshot | undefined;
   readonly #listeners = new Set<(next: Snapshot, previous: Snapshot) => void>();
 
   constructor(initial: Snapshot) {
@@ -20,6 +24,7 @@ export class SnapshotStore {
   replace(next: Snapshot): void {
     const previous = this.#current;
     this.#current = next;
+    this.#mergeIfLarge();
     for (const listener of this.#listeners) listener(next, previous);
   }
 
@@ -27,5 +32,30 @@ export class SnapshotStore {
   onReplace(listener: (next: Snapshot, previous: Snapshot) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** The merge under way, if any: tests and benchmarks wait for it. */
+  get merging(): Promise<void> | undefined {
+    return this.#pending;
+  }
+
+  #pending: Promise<void> | undefined;
+
+  #mergeIfLarge(): void {
+    const snapshot = this.#current;
+    if (this.#merging !== undefined || !overlayTooLarge(snapshot)) return;
+    this.#merging = snapshot;
+    this.#pending = mergeOverlay(snapshot)
+      .then((merged) => {
+        if (merged && this.#current === snapshot) this.#current = merged;
+      })
+      // A failed merge leaves the overlay serving: its answers are the same, only slower to score.
+      .catch(() => undefined)
+      .finally(() => {
+        this.#merging = undefined;
+        this.#pending = undefined;
+        // Changes that came meanwhile may have grown the overlay of the snapshot now served.
+        this.#mergeIfLarge();
+      });
   }
 }

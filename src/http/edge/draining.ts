@@ -14,7 +14,8 @@ declare module 'fastify' {
   }
 }
 
-export function registerDraining(app: FastifyInstance): void {
+/** Declares `app.drain()`; answers whether it was called (the edge's onSend then closes every connection). */
+export function registerDraining(app: FastifyInstance): () => boolean {
   let draining = false;
   const streams = new Set<() => void>();
   app.decorate('drain', () => {
@@ -25,8 +26,5 @@ export function registerDraining(app: FastifyInstance): void {
     streams.add(end);
     return () => void streams.delete(end);
   });
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (draining) reply.header('connection', 'close');
-    done(null, payload);
-  });
+  return () => draining;
 }
