@@ -102,8 +102,10 @@ export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<n
 
   let stopping = false;
   let wake: (() => void) | undefined;
+  let waiting: NodeJS.Timeout | undefined;
   const stop = () => {
     stopping = true;
+    clearTimeout(waiting);
     wake?.();
   };
   // Kept, not once: a repeated signal (a group's and a relayed one) must not cut a step short.
@@ -112,9 +114,12 @@ export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<n
   while (!stopping) {
     // A failed sync (upstream down, a damaged download) is reported and tried again at the next interval.
     await once().catch((error: unknown) => log(`sync failed: ${(error as Error).message}`));
+    // The wait holds the process open (an unref'd timer let it exit, mid-await, once a step left nothing
+    // else pending); a stop signal clears it.
+    if (stopping) break;
     await new Promise<void>((resolve) => {
       wake = resolve;
-      setTimeout(resolve, interval * 1000).unref();
+      waiting = setTimeout(resolve, interval * 1000);
     });
   }
   return 0;
