@@ -10,6 +10,7 @@ const SERVICE_TESTS = [
   'test/sources/postgres-source.test.ts',
   'test/system/rate-limit-shared.test.ts',
   'test/system/graceful-operation.test.ts',
+  'test/system/deployment.test.ts',
 ];
 
 export default defineConfig({

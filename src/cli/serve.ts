@@ -20,7 +20,7 @@ export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
   const source: CatalogSource = config.databaseUrl ? postgresSource(config.databaseUrl, logger) : fileSource(config.recordsFile);
   const snapshot = await initialSnapshot(config, source, logger);
   const store = new SnapshotStore(snapshot);
-  const app = await buildServer({ config, store, cursors: createCursorCodec(config.cursorSecret) }, { logger });
+  const app = await buildServer({ config, store, cursors: createCursorCodec(config.cursorSecret), source }, { logger });
   // A reloaded snapshot is served only once its search index and other derived tables are built (in steps, between requests).
   const live = keepCurrent(source, store, app.log, prepareSnapshot);
   const onHangup = () => void live.reload('SIGHUP');

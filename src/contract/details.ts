@@ -67,6 +67,42 @@ export const SsvcDecisionPoints = Type.Object(
 );
 export type SsvcDecisionPoints = Static<typeof SsvcDecisionPoints>;
 
+export const VERSION_STATUSES = ['affected', 'unaffected', 'unknown'] as const;
+export const VersionStatus = Type.Enum([...VERSION_STATUSES], {
+  description: 'Whether a version is affected, as CVE JSON 5 says it: `affected`, `unaffected` or `unknown`.',
+});
+export type VersionStatus = Static<typeof VersionStatus>;
+
+/** The CVE JSON 5 schema's limit on a version string; the importer leaves longer ones out. */
+export const MAX_VERSION_LENGTH = 1024;
+
+export const VersionChange = Type.Object(
+  {
+    at: Type.String({ maxLength: MAX_VERSION_LENGTH, description: 'The version at which the status changes.' }),
+    status: VersionStatus,
+  },
+  { additionalProperties: false, description: 'A status change inside a range (CVE JSON 5 `changes[]`).' },
+);
+export type VersionChange = Static<typeof VersionChange>;
+
+export const AffectedVersion = Type.Object(
+  {
+    version: Type.String({
+      maxLength: MAX_VERSION_LENGTH,
+      description: 'A single version, or where a range starts (`0`: no lower bound).',
+    }),
+    status: VersionStatus,
+    versionType: Nullable(Type.String(), { description: 'How versions compare: `semver`, `custom`, `rpm`, `maven`, `python`, `git`, …' }),
+    lessThan: Nullable(Type.String({ maxLength: MAX_VERSION_LENGTH }), {
+      description: 'The least version after the range; `*` in it means no limit (`2.*`: the whole 2 series).',
+    }),
+    lessThanOrEqual: Nullable(Type.String({ maxLength: MAX_VERSION_LENGTH }), { description: 'The greatest version in the range.' }),
+    changes: Type.Array(VersionChange),
+  },
+  { additionalProperties: false, description: 'One entry of a CVE JSON 5 `versions` list, as the record states it.' },
+);
+export type AffectedVersion = Static<typeof AffectedVersion>;
+
 export const AffectedProduct = Type.Object(
   {
     vendor: Nullable(Type.String()),
@@ -78,8 +114,24 @@ export const AffectedProduct = Type.Object(
         'The versions and their statuses in words, e.g. `affected from 1.0 before 1.4.2; unaffected 1.4.2; otherwise unaffected`; ' +
         'empty when the record lists none.',
     }),
+    collectionURL: Type.Optional(
+      Nullable(Type.String(), { description: 'The package collection `packageName` is in, e.g. `https://registry.npmjs.org`.' }),
+    ),
+    cpes: Type.Optional(Type.Array(Type.String(), { description: 'CPE 2.2 or 2.3 names of the product.' })),
+    defaultStatus: Type.Optional(
+      Type.Unsafe<VersionStatus | null>({
+        type: ['string', 'null'],
+        enum: [...VERSION_STATUSES, null],
+        description: 'The status of every version `versionList` does not name; null when the record leaves it out (unknown).',
+      }),
+    ),
+    versionList: Type.Optional(
+      Type.Array(AffectedVersion, {
+        description: 'The versions and ranges as the record states them, what version checks evaluate (absent in older catalogs).',
+      }),
+    ),
   },
-  { additionalProperties: false, description: 'A product the CNA names as affected.' },
+  { additionalProperties: false, description: 'A product the CNA (or, in `adpAffected`, an ADP) names as affected.' },
 );
 export type AffectedProduct = Static<typeof AffectedProduct>;
 
@@ -106,6 +158,11 @@ export const recordDetailFields = {
   kev: Nullable(KnownExploited, { description: 'The KEV entry of the CISA-ADP container; null when the CVE is not in KEV.' }),
   ssvc: Nullable(SsvcDecisionPoints, { description: 'The first SSVC assessment of the record (the CNA, then each ADP); null when none.' }),
   affected: Type.Array(AffectedProduct),
+  adpAffected: Type.Optional(
+    Type.Array(AffectedProduct, {
+      description: 'Products an ADP names as affected (CISA-ADP names them by CPE, with versions); absent when none does.',
+    }),
+  ),
   references: Type.Array(RecordReference, { description: "The CNA's references, then the ADPs' references to other URLs." }),
 };
 

@@ -23,6 +23,11 @@ export const errorCatalog = {
   headers_too_large: { status: 431, message: 'The request headers are larger than this service accepts.' },
   rate_limited: { status: 429, message: 'The request limit for this address is exhausted; retry after `Retry-After` seconds.' },
   internal_error: { status: 500, message: 'The service could not complete the request.' },
+  source_unreachable: {
+    status: 500,
+    message:
+      'This server cannot reach its source of records: it answers from the last version it loaded, which may be behind. A proxy should prefer another.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;

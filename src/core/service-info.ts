@@ -7,6 +7,7 @@ import {
   operations,
   PAGE_LIMIT,
   type Sandbox,
+  ServiceError,
 } from '../contract/index.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -32,7 +33,18 @@ export interface ServiceDescription {
   readonly rateLimit: { readonly max: number; readonly windowSeconds: number };
 }
 
-export function health(description: ServiceDescription): Health {
+/** Whether the records' source (PostgreSQL for a replica) can be reached now. */
+export interface SourceStatus {
+  reachable(): boolean;
+}
+
+/**
+ * The service's health: the spec's closed object, always `ok`. A replica that cannot reach its source
+ * (it serves its last version, and misses changes) is not healthy, and the only way the spec leaves to say
+ * so is an error answer: `source_unreachable`, status 500, which a proxy's health check sees.
+ */
+export function health(description: ServiceDescription, source?: SourceStatus): Health {
+  if (source && !source.reachable()) throw new ServiceError('source_unreachable');
   return { status: 'ok', version: description.version, readOnly: true, assessmentExecution: false };
 }
 

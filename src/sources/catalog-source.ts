@@ -15,6 +15,11 @@ export interface CatalogSource {
   load(): Promise<Snapshot>;
   /** Calls `changed` whenever the catalog may have changed, until closed. */
   watch(changed: () => void): void;
+  /**
+   * False while the source cannot be reached and its changes are not heard (PostgreSQL lost): the last
+   * snapshot is served meanwhile, and health says so. A file is always reachable.
+   */
+  reachable(): boolean;
   close(): Promise<void>;
 }
 

@@ -24,6 +24,7 @@ export function fileSource(path: string): CatalogSource {
       });
       watcher.unref();
     },
+    reachable: () => true,
     async close() {
       clearTimeout(timer);
       watcher?.close();

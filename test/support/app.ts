@@ -4,6 +4,7 @@ import { DEFAULT_RECORDS_FILE } from '../../src/cli/serve-options.js';
 import { DEFAULT_TIMEOUTS, type ServiceConfig } from '../../src/config.js';
 import type { CatalogFile, CatalogRecord } from '../../src/contract/index.js';
 import { createCursorCodec } from '../../src/core/cursor.js';
+import type { SourceStatus } from '../../src/core/service-info.js';
 import { createSnapshot, type Snapshot } from '../../src/core/snapshot.js';
 import { SnapshotStore } from '../../src/core/snapshot-store.js';
 import type { RateStore } from '../../src/http/edge/rate-limit/gcra.js';
@@ -75,12 +76,23 @@ export const fixtureOrder = [
 ];
 
 export async function buildTestApp(
-  options: { catalog?: CatalogFile; snapshot?: Snapshot; config?: Partial<ServiceConfig>; rateStore?: RateStore } = {},
+  options: {
+    catalog?: CatalogFile;
+    snapshot?: Snapshot;
+    config?: Partial<ServiceConfig>;
+    rateStore?: RateStore;
+    source?: SourceStatus;
+  } = {},
 ): Promise<FastifyInstance> {
   const config = testConfig(options.config);
   const snapshot = options.snapshot ?? createSnapshot(options.catalog ?? fixtureCatalog);
   const app = await buildServer(
-    { config, store: new SnapshotStore(snapshot), cursors: createCursorCodec(config.cursorSecret) },
+    {
+      config,
+      store: new SnapshotStore(snapshot),
+      cursors: createCursorCodec(config.cursorSecret),
+      ...(options.source ? { source: options.source } : {}),
+    },
     { ...(options.rateStore ? { rateStore: options.rateStore } : {}) },
   );
   await app.ready();

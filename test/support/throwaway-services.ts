@@ -14,9 +14,12 @@ import { ensureDebianPackage, onPath } from './debian-packages.js';
 export interface ThrowawayService {
   readonly url: string;
   readonly port: number;
+  /** The server's process (a new one after restart()). */
   readonly child: ChildProcess;
   /** Ends the server and removes its folder. */
   stop(): Promise<void>;
+  /** Ends the server as its own fast shutdown does and starts it again on the same folder and port, keeping its data. */
+  restart(): Promise<void>;
 }
 
 const running = new Set<{ child: ChildProcess; folder: string }>();
@@ -65,45 +68,71 @@ function spawnServer(command: string, args: string[], user: { uid: number; gid: 
 
 async function start(
   name: string,
-  child: ChildProcess,
+  launch: () => ChildProcess,
   folder: string,
   port: number,
   url: string,
   ready: () => Promise<void>,
 ): Promise<ThrowawayService> {
-  const entry = { child, folder };
+  const entry = { child: launch(), folder };
   running.add(entry);
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
+  let exited = Promise.resolve();
+  const watch = (child: ChildProcess) => {
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+    exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  };
+  watch(entry.child);
+  const end = async () => {
+    const { child } = entry;
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGINT'); // PostgreSQL's fast shutdown; Redis stops on it too
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(timer);
     }
+  };
+  const stop = async () => {
+    await end();
     rmSync(folder, { recursive: true, force: true, maxRetries: 5 });
     running.delete(entry);
   };
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      await stop();
-      throw new Error(`the throwaway ${name} stopped before it answered:\n${output}`);
-    }
-    try {
-      await ready();
-      return { url, port, child, stop };
-    } catch (error) {
-      if (Date.now() > deadline) {
+  const answering = async () => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const { child } = entry;
+      if (child.exitCode !== null || child.signalCode !== null) {
         await stop();
-        throw new Error(`the throwaway ${name} did not answer within a minute (${(error as Error).message}):\n${output}`);
+        throw new Error(`the throwaway ${name} stopped before it answered:\n${output}`);
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      try {
+        return await ready();
+      } catch (error) {
+        if (Date.now() > deadline) {
+          await stop();
+          throw new Error(`the throwaway ${name} did not answer within a minute (${(error as Error).message}):\n${output}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }
-  }
+  };
+  const restart = async () => {
+    await end();
+    entry.child = launch();
+    watch(entry.child);
+    await answering();
+  };
+  await answering();
+  return {
+    url,
+    port,
+    get child() {
+      return entry.child;
+    },
+    stop,
+    restart,
+  };
 }
 
 /**
@@ -151,9 +180,9 @@ export async function startPostgres(): Promise<ThrowawayService> {
     'synchronous_commit=off',
     'full_page_writes=off',
   ];
-  const child = spawnServer(join(bin, 'postgres'), ['-D', data, '-p', String(port), ...settings.flatMap((s) => ['-c', s])], user);
+  const launch = () => spawnServer(join(bin, 'postgres'), ['-D', data, '-p', String(port), ...settings.flatMap((s) => ['-c', s])], user);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  return start('PostgreSQL', child, folder, port, url, async () => {
+  return start('PostgreSQL', launch, folder, port, url, async () => {
     const client = new pg.Client({ connectionString: url });
     try {
       await client.connect();
@@ -170,8 +199,8 @@ export async function startRedis(port?: number): Promise<ThrowawayService> {
   const folder = mkdtempSync(join(tmpdir(), 'public-cve-records-redis-'));
   const chosen = port ?? (await freePort());
   const args = ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', folder];
-  const child = spawnServer('redis-server', args, undefined);
-  return start('Redis', child, folder, chosen, `redis://127.0.0.1:${chosen}`, async () => {
+  const launch = () => spawnServer('redis-server', args, undefined);
+  return start('Redis', launch, folder, chosen, `redis://127.0.0.1:${chosen}`, async () => {
     const probe = new Redis(chosen, '127.0.0.1', { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
     probe.on('error', () => {}); // refused until the server is up: start() asks again
     try {

@@ -12,6 +12,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The client's address as the limiter and the logs see it. */
     client: string;
+    /**
+     * True when a proxy trusted by address asks on its own behalf (its health checks): it names no client.
+     * The limiter does not count these, or the checks of every replica, sharing one budget, would soon be refused.
+     */
+    fromTrustedProxy: boolean;
   }
 }
 
@@ -53,8 +58,12 @@ export function compileTrust(trust: TrustProxy): TrustCheck {
 export function registerClientAddress(app: FastifyInstance, trust: TrustProxy): void {
   const check = compileTrust(trust);
   app.decorateRequest('client', '');
+  app.decorateRequest('fromTrustedProxy', false);
   app.addHook('onRequest', (request, _reply, done) => {
     request.client = clientAddress(request.ip, request.headers, check);
+    // Only a proxy named by address: with a hop count every peer counts as a proxy, so none is exempt.
+    request.fromTrustedProxy =
+      trust.kind === 'addresses' && check(unmapIPv4(request.ip), 0) && forwardedChain(request.headers).length === 0;
     done();
   });
 }

@@ -198,7 +198,7 @@ export const tools: readonly Tool[] = [
     output: ServiceInfo,
     arguments: 'querystring',
     run: (_args, ctx) => ({
-      health: health(ctx.description),
+      health: health(ctx.description, ctx.source),
       capabilities: capabilities(ctx.description, ctx.store.current),
       sandbox: sandbox(ctx.description, ctx.store.current),
     }),

@@ -7,13 +7,28 @@ import { MIGRATIONS } from './schema.js';
 
 export class DatabaseError extends Error {}
 
-export function connect(url: string): pg.Client {
-  // A stuck database must not hang a start or an import forever.
-  return new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000, application_name: 'cve-records' });
+/**
+ * The longest a statement may go unanswered by default: far above the slowest (an import's chunk of 5000
+ * rows), and short enough that a link that died silently (no reset, packets dropped) is given up on.
+ */
+export const QUERY_TIMEOUT_MS = 60_000;
+
+export function connect(url: string, queryTimeoutMs = QUERY_TIMEOUT_MS): pg.Client {
+  // A stuck database must not hang a start, an import or a reload forever: a connection is given 5 s, a
+  // statement `queryTimeoutMs` (then the connection is destroyed, pg's end() does so for a hung query), and
+  // TCP keepalive notices a peer gone silent on an idle connection.
+  return new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: 5000,
+    query_timeout: queryTimeoutMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    application_name: 'cve-records',
+  });
 }
 
-export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = connect(url);
+export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>, queryTimeoutMs?: number): Promise<T> {
+  const client = connect(url, queryTimeoutMs);
   client.on('error', () => {}); // reported by the failing query instead
   try {
     await client.connect();

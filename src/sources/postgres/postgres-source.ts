@@ -1,7 +1,10 @@
 // PostgreSQL as a source: the table is loaded whole (its texts into a temporary file, table-snapshot.ts),
 // and one listening connection hears every change (LISTEN/NOTIFY). If that connection drops, the service
 // keeps serving its last snapshot and reconnects with backoff; after a reconnect it reloads, since
-// notifications sent meanwhile are lost.
+// notifications sent meanwhile are lost. A link can also die silently (a partition drops packets, nothing
+// resets the connection): a listener that hears nothing would never know, so it is asked a trivial
+// statement every second and counts as lost when the answer takes more than a few seconds. While lost,
+// the source is not reachable() and the replica's health says so.
 import type pg from 'pg';
 import type { Snapshot } from '../../core/snapshot.js';
 import type { TextFile } from '../../core/text-file.js';
@@ -16,9 +19,17 @@ export interface SourceLogger {
 }
 
 const MAX_BACKOFF_MS = 10_000;
+/** How often the listening connection is asked whether it is alive, and how long it has to answer. */
+const HEARTBEAT_MS = 1000;
+const HEARTBEAT_TIMEOUT_MS = 2500;
+/** A load's statements (FETCHes of 1000 rows) are short: one that hangs this long is a dead link. */
+const LOAD_QUERY_TIMEOUT_MS = 15_000;
 
 export function postgresSource(url: string, log: SourceLogger): CatalogSource {
   let listener: pg.Client | undefined;
+  /** True while the listener is connected and listening. */
+  let listening = false;
+  let heartbeat: NodeJS.Timeout | undefined;
   let closed = false;
   let failures = 0;
   let retry: NodeJS.Timeout | undefined;
@@ -32,6 +43,8 @@ export function postgresSource(url: string, log: SourceLogger): CatalogSource {
     const lost = (error?: Error) => {
       if (closed || listener !== client) return;
       listener = undefined;
+      listening = false;
+      clearInterval(heartbeat);
       client.end().catch(() => {});
       reconnectLater(changed, error?.message ?? 'connection ended');
     };
@@ -46,6 +59,19 @@ export function postgresSource(url: string, log: SourceLogger): CatalogSource {
       lost(error as Error);
       return;
     }
+    listening = true;
+    heartbeat = setInterval(() => {
+      const silent = setTimeout(() => lost(new Error(`no answer to a heartbeat within ${HEARTBEAT_TIMEOUT_MS} ms`)), HEARTBEAT_TIMEOUT_MS);
+      silent.unref();
+      client.query('SELECT 1').then(
+        () => clearTimeout(silent),
+        (error: Error) => {
+          clearTimeout(silent);
+          lost(error);
+        },
+      );
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
     if (failures > 0) {
       log.info({ attempts: failures }, 'PostgreSQL is back: listening for changes again');
       changed();
@@ -64,7 +90,7 @@ export function postgresSource(url: string, log: SourceLogger): CatalogSource {
   return {
     name: 'PostgreSQL',
     load: async () => {
-      const { snapshot, file } = await withClient(url, (client) => loadTableSnapshot(client, files));
+      const { snapshot, file } = await withClient(url, (client) => loadTableSnapshot(client, files), LOAD_QUERY_TIMEOUT_MS);
       // A notification that changed nothing gives back the snapshot being served, and the new copy of its
       // texts is freed at once rather than when the collector gets to it.
       const previous = latest?.deref();
@@ -76,9 +102,11 @@ export function postgresSource(url: string, log: SourceLogger): CatalogSource {
       return snapshot;
     },
     watch: (changed) => void listen(changed),
+    reachable: () => listening,
     async close() {
       closed = true;
       clearTimeout(retry);
+      clearInterval(heartbeat);
       await listener?.end().catch(() => {});
       for (const file of files) file.close();
     },

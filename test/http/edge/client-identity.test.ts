@@ -102,6 +102,27 @@ describe('forwarding headers over HTTP', () => {
     await app.close();
   });
 
+  it('a proxy trusted by address asking on its own behalf (its health checks) is not counted (issue 28)', async () => {
+    const app = await buildTestApp({ config: { ...limited, trustProxy: parseTrustProxy('127.0.0.1') } });
+    const check = () => app.inject({ url: '/api/v1/health', remoteAddress: '127.0.0.1' });
+    const codes = [];
+    for (let i = 0; i < 5; i++) codes.push((await check()).statusCode);
+    expect(codes).toEqual([200, 200, 200, 200, 200]);
+    expect((await check()).headers['ratelimit-limit']).toBeUndefined();
+    // A client it forwards is counted as ever.
+    const via = () => app.inject({ url: '/api/v1/health', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.7' } });
+    expect([(await via()).statusCode, (await via()).statusCode, (await via()).statusCode]).toEqual([200, 200, 429]);
+    await app.close();
+  });
+
+  it('with a hop count every peer may be a proxy: a request naming no client is counted', async () => {
+    const app = await buildTestApp({ config: { ...limited, trustProxy: parseTrustProxy('1') } });
+    const codes = [];
+    for (let i = 0; i < 3; i++) codes.push((await app.inject({ url: '/api/v1/health', remoteAddress: '198.51.100.7' })).statusCode);
+    expect(codes).toEqual([200, 200, 429]);
+    await app.close();
+  });
+
   it('one IPv6 /64 shares a budget; the next /64 has its own', async () => {
     const app = await buildTestApp({ config: limited });
     const from = (remoteAddress: string) => app.inject({ url: '/api/v1/health', remoteAddress }).then((r) => r.statusCode);

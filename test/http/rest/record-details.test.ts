@@ -123,7 +123,7 @@ describe('record details', () => {
         // Every affected product, each version statement in its words, in the source's order.
         const affected = source.containers.cna.affected ?? [];
         expect(
-          details.affected.map(({ versions: _, ...names }) => names),
+          details.affected.map(({ vendor, product, packageName, packageURL }) => ({ vendor, product, packageName, packageURL })),
           id,
         ).toEqual(
           affected.map((a: Json) => ({
@@ -143,6 +143,20 @@ describe('record details', () => {
             expect(at, `${id} ${word}`).toBeGreaterThanOrEqual(0);
           }
           if (a.defaultStatus) expect(details.affected[i]!.versions.endsWith(`otherwise ${a.defaultStatus}`)).toBe(true);
+          // What version checks read: the entries as the record states them, field by field.
+          expect(details.affected[i], id).toMatchObject({
+            collectionURL: a.collectionURL ?? null,
+            cpes: a.cpes ?? [],
+            defaultStatus: a.defaultStatus ?? null,
+            versionList: (a.versions ?? []).map((v: Json) => ({
+              version: v.version,
+              status: v.status,
+              versionType: v.versionType ?? null,
+              lessThan: v.lessThan ?? null,
+              lessThanOrEqual: v.lessThanOrEqual ?? null,
+              changes: v.changes ?? [],
+            })),
+          });
         });
       }
     });

@@ -1,5 +1,6 @@
 // The per-address limit on every public request (404s and discovery documents included). CORS
-// preflights, which browsers send on their own, are answered before this hook and not counted.
+// preflights, which browsers send on their own, are answered before this hook and not counted; so are a
+// trusted proxy's own requests (its health checks, edge/client-address.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../../contract/index.js';
 import { secondsText } from '../../shared/wording.js';
@@ -44,6 +45,7 @@ export function registerRateLimit(app: FastifyInstance, policy: RatePolicy, stor
   // A plain hook, not an async one: the in-process store answers synchronously and should not pay
   // for a promise per request.
   app.addHook('onRequest', (request, reply, done) => {
+    if (request.fromTrustedProxy) return done();
     const decision = store.hit(rateKey(request.client));
     // A hook that answered does not call done(): the reply may still be on its way out (a surface's
     // onSend hook can rewrite it asynchronously), and done() would run the route's handler meanwhile.
