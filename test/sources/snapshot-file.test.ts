@@ -99,13 +99,14 @@ describe('a damaged snapshot file', () => {
 
   it('is refused when cut short, from another format version, or pointing outside itself', async () => {
     expect(refusal(await damaged('cut.snapshot', (bytes) => bytes.subarray(0, bytes.length - 100)))).toMatch(/cut short/);
-    // A file of format 3 has no filter columns (severity, KEV, CWE): it is refused by its number, to import again.
-    for (const format of [99, 3]) {
+    // A file of format 3 has no filter columns (severity, KEV, CWE), one of format 4 no word counts for the
+    // search overlay: each is refused by its number, to import again.
+    for (const format of [99, 3, 4]) {
       const file = await damaged(`format${format}.snapshot`, (bytes) => {
         bytes.writeUInt32LE(format, 8);
         return bytes;
       });
-      expect(refusal(file)).toMatch(new RegExp(`snapshot format ${format}; this service reads format 4: import again`));
+      expect(refusal(file)).toMatch(new RegExp(`snapshot format ${format}; this service reads format 5: import again`));
     }
     // The projectOf column of the first record pointing past the project names.
     const header = JSON.parse((await readFile(snapshotPath)).subarray(PREAMBLE_BYTES).toString('utf8').split('\u0000')[0]!) as {
