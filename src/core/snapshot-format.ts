@@ -2,7 +2,7 @@
 // reads into buffers and views over them, with no parsing of records. The importer writes it beside a
 // catalog (`--out catalog.snapshot`); the server loads it in a fraction of a second and reads the long
 // texts (summaries and details) from it on demand. Pure encoding and decoding here; the reading and writing of files
-// is in sources/snapshot-file.ts and import/snapshot-writer.ts.
+// is in catalog/snapshot/snapshot-file.ts and catalog/snapshot/snapshot-writer.ts.
 //
 // Layout: 8 bytes of magic, a u32 format version, a u32 header length, the header (JSON), then the
 // sections the header lists (each 8-byte aligned), the text region last: every summary, then every record's

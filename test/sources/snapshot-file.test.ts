@@ -6,14 +6,14 @@ import { mkdtemp, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CatalogError } from '../../src/catalog/json/catalog-file.js';
+import { writeCatalogFile } from '../../src/catalog/json/catalog-writer.js';
+import { isSnapshotFile, openSnapshotFile } from '../../src/catalog/snapshot/snapshot-file.js';
 import type { CatalogFile } from '../../src/contract/index.js';
 import { search } from '../../src/core/search/search.js';
 import { createSnapshot, type Snapshot } from '../../src/core/snapshot.js';
 import { PREAMBLE_BYTES } from '../../src/core/snapshot-format.js';
-import { writeCatalogFile } from '../../src/import/catalog-writer.js';
-import { CatalogError } from '../../src/sources/catalog-file.js';
 import { fileSource } from '../../src/sources/file-source.js';
-import { isSnapshotFile, openSnapshotFile } from '../../src/sources/snapshot-file.js';
 import { fixtureCatalog, loadDefaultCatalog } from '../support/app.js';
 
 let dir: string;
