@@ -1,9 +1,10 @@
 // `npm run bench relevance`: the judged question set (test/fixtures/search/judged-questions.json) over
 // the shipped catalog: mean precision at 5 and at 10, the questions answered with nothing although the
 // catalog holds right records, and the questions whose first five hold a wrong record, with those records.
+
+import { readCatalogFile } from '../src/catalog/json/catalog-file.js';
 import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
 import { createSnapshot } from '../src/core/snapshot.js';
-import { readCatalogFile } from '../src/sources/catalog-file.js';
 import { JUDGED_KINDS, readJudgedQuestions, scoreJudgedSet } from '../test/support/judged-questions.js';
 import { table } from './support.js';
 

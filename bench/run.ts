@@ -9,6 +9,7 @@ import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
 import { SAMPLE_ZIP } from './corpus.js';
 import { corpusSection } from './corpus-figures.js';
 import { deploymentSection } from './deployment-figures.js';
+import { indexChangeSection } from './index-change-figures.js';
 import { instructionsSection, layersSection } from './layers.js';
 import { heading } from './noise.js';
 import { relevanceSection } from './relevance.js';
@@ -285,6 +286,7 @@ if (!only || only === 'sync') await syncSection(SECONDS);
 // Minutes at the corpus size and needs root (or Debian's haproxy): only when asked for.
 if (only === 'deployment') await deploymentSection();
 if (!only || only === 'relevance') await relevanceSection();
+if (!only || only === 'index-change') await indexChangeSection();
 // Not part of the whole run: the ablation takes about ten minutes, instruction counts a few more.
 if (only === 'layers') await layersSection();
 if (only === 'instructions') await instructionsSection();

@@ -41,7 +41,8 @@ function allowed(layer: string): (target: string) => boolean {
       layers.includes(layerOf(target));
   if (layer === 'contract') return is();
   if (layer === 'core' || layer === 'import') return is('contract', 'core');
-  if (layer === 'sources') return is('contract', 'core');
+  if (layer === 'catalog') return is('contract', 'core');
+  if (layer === 'sources') return is('contract', 'core', 'catalog');
   if (layer === 'http/shared') return is('contract', 'core');
   if (layer === 'http/edge') return is('contract', 'core', 'http/shared');
   if ((SURFACES as readonly string[]).some((surface) => layer === `http/${surface}`))

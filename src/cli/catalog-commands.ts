@@ -1,8 +1,8 @@
 // `cve-records validate FILE` and `cve-records db migrate`.
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { findCatalogProblems } from '../sources/catalog-validation.js';
-import { migrate } from '../sources/postgres/database.js';
+import { findCatalogProblems } from '../catalog/catalog-validation.js';
+import { migrate } from '../catalog/postgres/database.js';
 import { databaseUrl, UsageError } from './serve-options.js';
 
 export const VALIDATE_HELP = `Usage: cve-records validate FILE

@@ -1,6 +1,6 @@
 // Where `import` and `sync` write a catalog: files named by format (--out) and PostgreSQL (--to-database),
 // read and checked the same way by both.
-import { formatOf } from '../import/catalog-writer.js';
+import { formatOf } from '../catalog/json/catalog-writer.js';
 import { databaseUrl, UsageError } from './serve-options.js';
 
 export const TARGET_OPTIONS = {

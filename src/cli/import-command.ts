@@ -3,12 +3,12 @@
 // and skipped, by reason. Every bad input is listed with its file.
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
-import { writeCatalogFile } from '../import/catalog-writer.js';
+import { findCatalogProblems } from '../catalog/catalog-validation.js';
+import { writeCatalogFile } from '../catalog/json/catalog-writer.js';
+import { upsertCatalog } from '../catalog/postgres/database.js';
 import { BAD_INPUT, type ImportResult, importRecords, SKIP_CATEGORIES } from '../import/importer.js';
 import { readInputs } from '../import/inputs.js';
 import { NAMING_STEPS } from '../import/project-naming.js';
-import { findCatalogProblems } from '../sources/catalog-validation.js';
-import { upsertCatalog } from '../sources/postgres/database.js';
 import { readTargets, TARGET_OPTIONS } from './catalog-targets.js';
 import { isoDate, readSelection, SELECTION_HELP, SELECTION_OPTIONS } from './selection-options.js';
 import { UsageError } from './serve-options.js';

@@ -1,6 +1,6 @@
 // The `cve-records` command.
-import { CatalogError } from '../sources/catalog-file.js';
-import { DatabaseError } from '../sources/postgres/database.js';
+import { CatalogError } from '../catalog/json/catalog-file.js';
+import { DatabaseError } from '../catalog/postgres/database.js';
 import { runDb, runValidate } from './catalog-commands.js';
 import { isClusterWorker, runPrimary } from './cluster.js';
 import { runImport } from './import-command.js';

@@ -1,6 +1,7 @@
 import { Server } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { pino } from 'pino';
+import { DatabaseError } from '../catalog/postgres/database.js';
 import type { ServiceConfig } from '../config.js';
 import { createCursorCodec } from '../core/cursor.js';
 import { prepareSnapshot, type Snapshot } from '../core/snapshot.js';
@@ -8,7 +9,6 @@ import { SnapshotStore } from '../core/snapshot-store.js';
 import { buildServer } from '../http/server.js';
 import { type CatalogSource, keepCurrent, loadSnapshot } from '../sources/catalog-source.js';
 import { fileSource } from '../sources/file-source.js';
-import { DatabaseError } from '../sources/postgres/database.js';
 import { postgresSource } from '../sources/postgres/postgres-source.js';
 import { SERVICE_VERSION } from '../version.js';
 import { serviceLog } from './service-log.js';

@@ -5,17 +5,17 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { findCatalogProblems } from '../catalog/catalog-validation.js';
+import { readCatalogFile } from '../catalog/json/catalog-file.js';
+import { formatOf, writeCatalogFile } from '../catalog/json/catalog-writer.js';
+import { applyToDatabase } from '../catalog/postgres/database.js';
 import type { CatalogFile } from '../contract/index.js';
-import { formatOf, writeCatalogFile } from '../import/catalog-writer.js';
 import { checkout } from '../import/sync/checkout.js';
 import { changedAny } from '../import/sync/merge.js';
 import { releaseFolder } from '../import/sync/release-folder.js';
 import { DEFAULT_DOWNLOAD_LIMIT, DEFAULT_STALL_TIMEOUT_MS, type ReleaseUrlOptions, releaseUrl } from '../import/sync/release-url.js';
 import { type AppliedStep, syncSteps } from '../import/sync/sync.js';
 import { type Upstream, UpstreamError } from '../import/sync/upstream.js';
-import { readCatalogFile } from '../sources/catalog-file.js';
-import { findCatalogProblems } from '../sources/catalog-validation.js';
-import { applyToDatabase } from '../sources/postgres/database.js';
 import { readTargets, TARGET_OPTIONS } from './catalog-targets.js';
 import { isoDate, readSelection, SELECTION_HELP, SELECTION_OPTIONS, type Selection } from './selection-options.js';
 import { UsageError } from './serve-options.js';
@@ -100,27 +100,38 @@ export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<n
   const once = () => syncOnce(upstream, { catalogPath, outs, database }, selection, lastVerified);
   if (!values.follow) return once();
 
+  return follow(once, interval);
+}
+
+/**
+ * Syncs every `interval` seconds until SIGTERM or SIGINT. The wait is a referenced timer the loop awaits:
+ * it is what keeps the process alive between polls (an unref'd one let Node exit after the first poll).
+ */
+async function follow(once: () => Promise<number>, interval: number): Promise<number> {
   let stopping = false;
   let wake: (() => void) | undefined;
-  let waiting: NodeJS.Timeout | undefined;
+  let timer: NodeJS.Timeout | undefined;
   const stop = () => {
     stopping = true;
-    clearTimeout(waiting);
+    clearTimeout(timer);
     wake?.();
   };
   // Kept, not once: a repeated signal (a group's and a relayed one) must not cut a step short.
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  while (!stopping) {
-    // A failed sync (upstream down, a damaged download) is reported and tried again at the next interval.
-    await once().catch((error: unknown) => log(`sync failed: ${(error as Error).message}`));
-    // The wait holds the process open (an unref'd timer let it exit, mid-await, once a step left nothing
-    // else pending); a stop signal clears it.
-    if (stopping) break;
-    await new Promise<void>((resolve) => {
-      wake = resolve;
-      waiting = setTimeout(resolve, interval * 1000);
-    });
+  try {
+    while (!stopping) {
+      // A failed sync (upstream down, a damaged download) is reported and tried again at the next interval.
+      await once().catch((error: unknown) => log(`sync failed: ${(error as Error).message}`));
+      if (stopping) break;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        timer = setTimeout(resolve, interval * 1000);
+      });
+    }
+  } finally {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
   }
   return 0;
 }

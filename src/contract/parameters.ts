@@ -8,9 +8,15 @@ export const MAX_QUERY_LENGTH = 512;
 
 /** What a search query may say, in the words every description of a search (REST, MCP, A2A) uses. */
 export const QUERY_READING =
-  'CVE ids in any spelling, project names (typos and aliases tolerated), status words ("public", "not yet public"), ' +
-  'years ("since 2023"), severity ("critical", "high severity", "cvss 9"), exploitation ("actively exploited", ' +
-  '"in KEV"), weaknesses ("CWE-79") and free text';
+  'CVE ids in any spelling, project names (typos and aliases tolerated), vendors ("cisco", "qualcomm"), status words ' +
+  '("public", "not yet public"), years ("in 2024", "since 2023"), publication dates ("since March 2024", "last month", ' +
+  '"recent"), severity ("critical", "high severity", "cvss 9"), exploitation ("actively exploited", "in KEV"), weaknesses ' +
+  '("CWE-79", "xss", "sqli", "rce") and free text, in everyday wording ("problems in fortinet products")';
+
+/** The longest version the version filters take: real versions are far shorter, and each check reads it once per range. */
+export const MAX_VERSION_PARAMETER_LENGTH = 128;
+/** A version: letters, digits and the separators versions use (`1.0.0-rc.1+build`, `0:4.18.0-553.el8_10`, `2.0~beta`). */
+export const VERSION_PATTERN = '^[0-9A-Za-z][0-9A-Za-z._+~:^-]*$';
 
 export const ListQuery = Type.Object(
   {
@@ -58,6 +64,23 @@ export const ListQuery = Type.Object(
       Type.String({
         format: 'date',
         description: 'Only records published before this day (UTC). Either date filter leaves out records with no publication date.',
+      }),
+    ),
+    version: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_VERSION_PARAMETER_LENGTH,
+        pattern: VERSION_PATTERN,
+        description:
+          'With `project`: only records whose affected entries for that project say this version is affected, by the CVE JSON 5 ' +
+          'rules for their `versionType` (semver, custom dotted numbers, rpm, maven, python; git by exact commit), e.g. `3.0.7`.',
+        examples: ['3.0.7'],
+      }),
+    ),
+    include_unknown: Type.Optional(
+      Type.Boolean({
+        description:
+          'With `version`: `true` also lists records that cannot tell whether the version is affected (a range of an unreadable type, a git commit they do not name).',
       }),
     ),
   },

@@ -119,9 +119,12 @@ export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
  * given, so cursors issued before they existed stay valid.
  */
 function bindingOf(filters: ListFilters): (string | null)[] {
-  const { project, status, severity, kev, cwe, publishedSince, publishedBefore } = filters;
+  const { project, status, severity, kev, cwe, publishedSince, publishedBefore, version, includeUnknown } = filters;
   const binding = [project ?? null, status ?? null];
   const added = [severity, kev === undefined ? undefined : String(kev), cwe, publishedSince, publishedBefore];
+  // The version filters are bound only when given, so every cursor issued before them stays valid.
+  if (version !== undefined || includeUnknown !== undefined)
+    added.push(version, includeUnknown === undefined ? undefined : String(includeUnknown));
   return added.every((value) => value === undefined) ? binding : [...binding, ...added.map((value) => value ?? null)];
 }
 

@@ -5,8 +5,22 @@
 export class Derived<T> {
   #value: T | undefined;
   #pending: Promise<T> | undefined;
+  /** Dropped once the value is built: what the build read (a previous snapshot's index) is then free to go. */
+  #steps: (() => Generator<void, T, void>) | undefined;
 
-  constructor(private readonly steps: () => Generator<void, T, void>) {}
+  constructor(steps: () => Generator<void, T, void>) {
+    this.#steps = steps;
+  }
+
+  private steps(): Generator<void, T, void> {
+    return this.#steps!();
+  }
+
+  #keep(value: T): T {
+    this.#value ??= value;
+    this.#steps = undefined;
+    return this.#value;
+  }
 
   /** Whether the value is built: a request reading it now pays nothing. */
   get built(): boolean {
@@ -19,9 +33,9 @@ export class Derived<T> {
       const steps = this.steps();
       let step = steps.next();
       while (!step.done) step = steps.next();
-      this.#value = step.value;
+      this.#keep(step.value);
     }
-    return this.#value;
+    return this.#value!;
   }
 
   /** The value once built in steps that give the event loop back between them; one build for all callers. */
@@ -30,10 +44,7 @@ export class Derived<T> {
     this.#pending ??= (async () => {
       const steps = this.steps();
       for (let step = steps.next(); ; step = steps.next()) {
-        if (step.done) {
-          this.#value ??= step.value;
-          return this.#value;
-        }
+        if (step.done) return this.#keep(step.value);
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
     })();

@@ -26,4 +26,8 @@ export interface ListFilters {
   readonly publishedSince?: string | undefined;
   /** Published before this day (YYYY-MM-DD). */
   readonly publishedBefore?: string | undefined;
+  /** A version the records' affected entries for `project` say is affected (core/versions). */
+  readonly version?: string | undefined;
+  /** With `version`: also the records that cannot tell. */
+  readonly includeUnknown?: boolean | undefined;
 }

@@ -9,6 +9,7 @@ import { compareListingOrder } from './cve-id.js';
 import { detailsJson } from './details-json.js';
 import { type OwnTexts, PatchedTexts } from './patched-texts.js';
 import { type TableRecord, tableRecord } from './record-table.js';
+import { layeredIndexSteps } from './search/search-layers.js';
 import { assembleSnapshot, inListingOrder, type ProjectAliases, type Snapshot } from './snapshot.js';
 import { patchTable } from './table-patch.js';
 
@@ -69,15 +70,21 @@ export function applyChange(previous: Snapshot, change: SnapshotChange): Snapsho
   const upsertedIds = new Set(upserted.map((record) => record.id));
   const removed = [...previous.removed.filter((removal) => !leaving.has(removal.id) && !upsertedIds.has(removal.id)), ...change.removed];
 
+  const table = patchTable(previous.table, ids, from, brought);
+  const patchedTexts = PatchedTexts.patch(previous.texts, from, texts);
+  const aliases = patchedAliases(previous.aliases, change.projects ?? []);
+  // Taken now, so the new snapshot holds the previous one's index (its base), never the previous snapshot.
+  const previousIndex = previous.search.get();
   return assembleSnapshot({
     version: versionOf(change.lastVerified, ids.length, sum, removed),
     lastVerified: change.lastVerified,
     sequence: change.sequence,
-    table: patchTable(previous.table, ids, from, brought),
-    texts: PatchedTexts.patch(previous.texts, from, texts),
+    table,
+    texts: patchedTexts,
     hashes: { column: hashes, sum },
-    aliases: patchedAliases(previous.aliases, change.projects ?? []),
+    aliases,
     removed,
+    search: () => layeredIndexSteps(previousIndex, from, table, patchedTexts, aliases),
   });
 }
 

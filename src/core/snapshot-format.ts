@@ -2,7 +2,7 @@
 // reads into buffers and views over them, with no parsing of records. The importer writes it beside a
 // catalog (`--out catalog.snapshot`); the server loads it in a fraction of a second and reads the long
 // texts (summaries and details) from it on demand. Pure encoding and decoding here; the reading and writing of files
-// is in sources/snapshot-file.ts and import/snapshot-writer.ts.
+// is in catalog/snapshot/snapshot-file.ts and catalog/snapshot/snapshot-writer.ts.
 //
 // Layout: 8 bytes of magic, a u32 format version, a u32 header length, the header (JSON), then the
 // sections the header lists (each 8-byte aligned), the text region last: every summary, then every record's
@@ -17,8 +17,9 @@ export const SNAPSHOT_MAGIC = Buffer.from('CVERSNAP');
 /**
  * 2: records carry when they last changed (`modified`). 3: records carry their details. 4: the list filters'
  * columns (severity, KEV, CWE ids), which a format 3 file lacks: it is refused by its number, to import again.
+ * 5: what the search index's scores were made of (word counts, field lengths), which a change needs to score again.
  */
-export const SNAPSHOT_FORMAT = 4;
+export const SNAPSHOT_FORMAT = 5;
 /** Magic, format version and header length. */
 export const PREAMBLE_BYTES = 16;
 
@@ -87,6 +88,9 @@ function sectionsOf(content: SnapshotContent): [string, SectionKind, SectionValu
     ['scores', 'f32', textIndex.scores],
     ['blockStarts', 'u32', textIndex.blockStarts],
     ['blockMax', 'f32', textIndex.blockMax],
+    ['counts', 'u16', textIndex.counts],
+    ['projectLengths', 'u32', textIndex.projectLengths],
+    ['summaryLengths', 'u32', textIndex.summaryLengths],
   ];
 }
 
@@ -229,6 +233,9 @@ export function decodeSnapshot(header: SnapshotHeader, body: Buffer, bodyOffset:
       scores: section('scores'),
       blockStarts: section('blockStarts'),
       blockMax: section('blockMax'),
+      counts: section('counts'),
+      projectLengths: section('projectLengths'),
+      summaryLengths: section('summaryLengths'),
     },
     summaries: { offset: section('summaryOffset'), length: section('summaryLength') },
     details: { offset: section('detailsOffset'), length: section('detailsLength') },
@@ -280,8 +287,9 @@ function checkContent(header: SnapshotHeader, { table, textIndex, summaries, det
   if (!Array.isArray(removed) || removed.some((r) => typeof r?.id !== 'string' || Number.isNaN(Date.parse(r?.modified)))) {
     fail('removed records');
   }
-  const { words, starts, docs, scores, blockStarts, blockMax } = textIndex;
+  const { words, starts, docs, scores, blockStarts, blockMax, counts, projectLengths, summaryLengths } = textIndex;
   if (starts.length !== words.length + 1 || blockStarts.length !== words.length + 1 || scores.length !== docs.length) fail('search index');
+  if (counts.length !== docs.length || projectLengths.length !== size || summaryLengths.length !== size) fail('search index');
   if (starts[words.length] !== docs.length || blockStarts[words.length] !== blockMax.length) fail('search index');
   for (let w = 0; w < words.length; w++) {
     const postings = starts[w + 1]! - starts[w]!;

@@ -5,19 +5,15 @@ import { createValidator } from '../contract/index.js';
 import { a2aSurface } from './a2a/a2a-surface.js';
 import { askSurface } from './ask/ask-surface.js';
 import { discoverySurface } from './discovery/discovery-surface.js';
-import { registerCaching, registerCompression } from './edge/caching.js';
-import { registerClientAddress } from './edge/client-address.js';
-import { clientErrorHandler, connectionOptions, registerRequestChecks, registerServerEvents } from './edge/connection-limits.js';
-import { registerCors } from './edge/cors.js';
-import { registerDraining } from './edge/draining.js';
-import { generateRequestId, registerEdgeHeaders } from './edge/edge-headers.js';
+import { registerCompression } from './edge/caching.js';
+import { clientErrorHandler, connectionOptions, registerServerEvents } from './edge/connection-limits.js';
+import { EDGE_LAYERS, type EdgeLayer, registerEdge } from './edge/edge.js';
+import { generateRequestId } from './edge/edge-headers.js';
 import { frameworkErrors, registerErrorHandling } from './edge/error-handler.js';
 import { registerJsonParser } from './edge/json-limits.js';
 import { withMethodNotAllowed } from './edge/method-not-allowed.js';
 import { MemoryRateStore, type RatePolicy, type RateStore } from './edge/rate-limit/gcra.js';
-import { registerRateLimit } from './edge/rate-limit/rate-limit.js';
 import { RedisRateStore } from './edge/rate-limit/redis-store.js';
-import { registerRequestLog } from './edge/request-log.js';
 import { feedsSurface } from './feeds/feeds-surface.js';
 import { mcpSurface } from './mcp/mcp-surface.js';
 import { restSurface } from './rest/rest-surface.js';
@@ -28,14 +24,7 @@ import { webSurface } from './web/web-surface.js';
 /** Every surface of the service, each a Fastify plugin given the same context. */
 const SURFACES = [restSurface, askSurface, mcpSurface, a2aSurface, discoverySurface, feedsSurface, webSurface];
 
-/**
- * The edge's layers, in the order the ablation benchmark adds them to the REST routes (bench/layers.ts):
- * security and CORS headers, client address, rate limit, caching, request log (with the logger itself),
- * and the rest (draining, request checks, error handling, 405s, the other surfaces). A served server has
- * them all; the benchmark builds servers with fewer to show what each costs.
- */
-export const EDGE_LAYERS = ['headers', 'client-address', 'rate-limit', 'caching', 'request-log', 'rest'] as const;
-export type EdgeLayer = (typeof EDGE_LAYERS)[number];
+export { EDGE_LAYERS, type EdgeLayer };
 
 export interface ServerOptions {
   /** A pino logger; none means no logging. */
@@ -46,12 +35,18 @@ export interface ServerOptions {
   readonly layers?: ReadonlySet<EdgeLayer>;
 }
 
+const ALL_LAYERS: ReadonlySet<EdgeLayer> = new Set(EDGE_LAYERS);
+
 export async function buildServer(ctx: ServiceContext, options: ServerOptions = {}): Promise<FastifyInstance> {
-  const has = (layer: EdgeLayer) => options.layers?.has(layer) ?? true;
+  const layers = options.layers ?? ALL_LAYERS;
+  const has = (layer: EdgeLayer) => layers.has(layer);
   const logger = has('request-log') ? options.logger : undefined;
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),
+    // No child logger per request: `request.log` is the service's logger, and the lines about a request
+    // name its id themselves (edge/request-log.ts). Making a pino child per request cost more than the line.
+    childLoggerFactory: (parent) => parent,
     genReqId: generateRequestId,
     frameworkErrors,
     clientErrorHandler,
@@ -71,18 +66,17 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
     registerJsonParser(app);
     registerServerEvents(app);
   }
-  if (has('headers')) registerEdgeHeaders(app);
-  if (has('rest')) registerDraining(app);
-  if (has('client-address')) registerClientAddress(app, ctx.config.trustProxy);
-  if (has('request-log')) registerRequestLog(app);
+  const policy: RatePolicy = { limit: ctx.config.rateLimit.max, windowSeconds: ctx.config.rateLimit.windowSeconds };
+  const limited = has('rate-limit') && policy.limit > 0;
+  registerEdge(app, {
+    layers,
+    trustProxy: ctx.config.trustProxy,
+    rateLimit: limited ? { policy, store: options.rateStore ?? (await createRateStore(ctx, policy, app)) } : undefined,
+    cacheMaxAgeSeconds: ctx.config.cacheMaxAgeSeconds,
+    datasetVersion: () => ctx.store.current.version,
+  });
+  // After the edge's hooks: the 404 handler's context takes the hooks declared before it.
   if (has('rest')) registerErrorHandling(app);
-  if (has('headers')) registerCors(app);
-  if (has('rate-limit') && ctx.config.rateLimit.max > 0) {
-    const policy: RatePolicy = { limit: ctx.config.rateLimit.max, windowSeconds: ctx.config.rateLimit.windowSeconds };
-    registerRateLimit(app, policy, options.rateStore ?? (await createRateStore(ctx, policy, app)));
-  }
-  if (has('rest')) registerRequestChecks(app);
-  if (has('caching')) registerCaching(app, ctx.config.cacheMaxAgeSeconds, () => ctx.store.current.version);
   // Off by default: the compression layer's hooks cost every response, compressed or not (about 14% of
   // get-one throughput, docs/PERFORMANCE.md), and a proxy or CDN in front usually compresses anyway.
   if (ctx.config.compression) await registerCompression(app);

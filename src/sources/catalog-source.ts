@@ -2,11 +2,12 @@
 // catalog file (a JSON catalog or a snapshot file; watched, and reloaded on SIGHUP) and PostgreSQL
 // (LISTEN/NOTIFY). Either way a reload is all or nothing: a valid catalog is swapped in with one
 // assignment, an invalid one is refused with a log line while the old snapshot keeps serving.
+
+import { findCatalogProblems } from '../catalog/catalog-validation.js';
+import { CatalogError } from '../catalog/json/catalog-file.js';
 import type { CatalogFile } from '../contract/index.js';
 import { createSnapshot, type Snapshot } from '../core/snapshot.js';
 import type { SnapshotStore } from '../core/snapshot-store.js';
-import { CatalogError } from './catalog-file.js';
-import { findCatalogProblems } from './catalog-validation.js';
 
 export interface CatalogSource {
   /** Names the source in logs and errors. */

@@ -3,9 +3,9 @@
 // deploy tools replace a file by renaming a new one over it, which ends a watch on the old inode.
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { readCatalogJson } from './catalog-file.js';
+import { readCatalogJson } from '../catalog/json/catalog-file.js';
+import { isSnapshotFile, openSnapshotFile } from '../catalog/snapshot/snapshot-file.js';
 import { type CatalogSource, snapshotOfCatalog } from './catalog-source.js';
-import { isSnapshotFile, openSnapshotFile } from './snapshot-file.js';
 
 /** Writes usually arrive as several events; one reload after they settle is enough. */
 const SETTLE_MS = 150;

@@ -5,11 +5,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openSnapshotFile } from '../../src/catalog/snapshot/snapshot-file.js';
+import { writeSnapshotFile } from '../../src/catalog/snapshot/snapshot-writer.js';
 import { type CatalogFile, type CatalogRecord, CveRecordDetails, NO_DETAILS } from '../../src/contract/index.js';
 import { detailsBody, recordDetails } from '../../src/core/details.js';
 import { createSnapshot, type Snapshot } from '../../src/core/snapshot.js';
-import { writeSnapshotFile } from '../../src/import/snapshot-writer.js';
-import { openSnapshotFile } from '../../src/sources/snapshot-file.js';
 
 const cna = { container: 'cna', shortName: 'test' } as const;
 

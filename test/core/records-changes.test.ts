@@ -53,6 +53,14 @@ describe('change feed: records and removals since a point, oldest first', () => 
     for (let limit = 1; limit <= 6; limit++) expect(walk(catalog, limit).seen).toEqual(expected);
   });
 
+  it("lists a change upstream published late at `changed`, when the sync took it, keeping upstream's `modified` (docs/API.md)", () => {
+    const late = { ...record('CVE-2024-0005', '2024-12-01T00:00:00.000Z'), changed: '2025-01-03T00:00:00.000Z' };
+    const withLate = { ...catalog, records: [...catalog.records, late] };
+    expect(walk(withLate, 10).seen.at(-1)).toBe('CVE-2024-0005:updated');
+    const { changes } = listChanges(createSnapshot(withLate), { limit: 10 }, tokens);
+    expect(changes.at(-1)).toMatchObject({ id: 'CVE-2024-0005', modified: '2024-12-01T00:00:00.000Z' });
+  });
+
   it('carries the record as it is now, and no record for a removal', () => {
     const { changes } = listChanges(createSnapshot(catalog), { limit: 3 }, tokens);
     expect(changes[0]).toEqual({ id: 'CVE-2023-0009', change: 'updated', modified: null, record: record('CVE-2023-0009') });

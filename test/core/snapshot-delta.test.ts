@@ -99,7 +99,9 @@ const changeArbitrary = (sequence: number): fc.Arbitrary<SnapshotChange> =>
     });
 
 describe('a change applied to a snapshot answers as a snapshot built from the merged catalog', () => {
-  it('for random catalogs and random sequences of changes: lists, get-one, details, change feed, projects, search, version', () => {
+  it('for random catalogs and random sequences of changes: lists, get-one, details, change feed, projects, search, version', {
+    timeout: 300_000,
+  }, () => {
     fc.assert(
       fc.property(
         recordsArbitrary(14),
@@ -117,7 +119,7 @@ describe('a change applied to a snapshot answers as a snapshot built from the me
           }
         },
       ),
-      { numRuns: 40 },
+      { numRuns: 30 },
     );
   });
 

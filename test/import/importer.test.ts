@@ -7,12 +7,12 @@ import { cp, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { findCatalogProblems } from '../../src/catalog/catalog-validation.js';
 import { DEFAULT_RECORDS_FILE } from '../../src/cli/serve-options.js';
 import { detailsJson } from '../../src/core/details-json.js';
 import { detailFilters } from '../../src/core/record-table.js';
 import { importRecords, recordsWithDetails } from '../../src/import/importer.js';
 import { readInputs } from '../../src/import/inputs.js';
-import { findCatalogProblems } from '../../src/sources/catalog-validation.js';
 import { buildTestApp } from '../support/app.js';
 import { runCli } from '../support/cli.js';
 import { fixturePath, repositoryPath, SAMPLE_ZIP } from '../support/paths.js';

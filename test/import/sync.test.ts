@@ -217,6 +217,27 @@ describe('sync from release assets served over HTTP (loopback)', () => {
     await runQuietPoll(releaseUrl(base, { cacheDir: cache, now: () => new Date(`${D2}T01:30:00Z`) }), fromHttp.catalog);
     expect(requested.length - quiet).toBeLessThanOrEqual(2);
   });
+
+  it('asks for one or two assets a poll when nothing is new, however long ago the last release was', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'sync-cache-'));
+    const { catalog } = await runScript((dir, now) => {
+      served = dir;
+      return releaseUrl(base, { cacheDir: cache, now });
+    });
+    // The last delta is of 01:00; at 20:30 the first poll looks for each hour since (the hours between
+    // are absent), later polls, in this process or the next, only for what may still come.
+    const evening = (time: string) => releaseUrl(base, { cacheDir: cache, now: () => new Date(`${D2}T${time}Z`) });
+    const follower = evening('20:30:00');
+    await runQuietPoll(follower, catalog);
+    for (const [upstream, label] of [
+      [follower, 'the same follower'],
+      [evening('20:45:00'), 'a new run'],
+    ] as const) {
+      const before = requested.length;
+      await runQuietPoll(upstream, catalog);
+      expect(requested.length - before, `${label}: ${requested.slice(before).join(', ')}`).toBeLessThanOrEqual(2);
+    }
+  });
 });
 
 async function runQuietPoll(upstream: Upstream, catalog: CatalogFile): Promise<void> {

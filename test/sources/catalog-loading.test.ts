@@ -3,11 +3,11 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { findCatalogProblems } from '../../src/catalog/catalog-validation.js';
+import { CatalogError, readCatalogFile } from '../../src/catalog/json/catalog-file.js';
+import { parseCatalogBytes } from '../../src/catalog/json/catalog-text.js';
+import { catalogJson } from '../../src/catalog/json/catalog-writer.js';
 import { NO_DETAILS } from '../../src/contract/index.js';
-import { catalogJson } from '../../src/import/catalog-writer.js';
-import { CatalogError, readCatalogFile } from '../../src/sources/catalog-file.js';
-import { parseCatalogBytes } from '../../src/sources/catalog-text.js';
-import { findCatalogProblems } from '../../src/sources/catalog-validation.js';
 import { loadDefaultCatalog } from '../support/app.js';
 
 async function catalogFile(content: string): Promise<string> {

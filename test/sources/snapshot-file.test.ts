@@ -6,14 +6,14 @@ import { mkdtemp, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CatalogError } from '../../src/catalog/json/catalog-file.js';
+import { writeCatalogFile } from '../../src/catalog/json/catalog-writer.js';
+import { isSnapshotFile, openSnapshotFile } from '../../src/catalog/snapshot/snapshot-file.js';
 import type { CatalogFile } from '../../src/contract/index.js';
 import { search } from '../../src/core/search/search.js';
 import { createSnapshot, type Snapshot } from '../../src/core/snapshot.js';
 import { PREAMBLE_BYTES } from '../../src/core/snapshot-format.js';
-import { writeCatalogFile } from '../../src/import/catalog-writer.js';
-import { CatalogError } from '../../src/sources/catalog-file.js';
 import { fileSource } from '../../src/sources/file-source.js';
-import { isSnapshotFile, openSnapshotFile } from '../../src/sources/snapshot-file.js';
 import { fixtureCatalog, loadDefaultCatalog } from '../support/app.js';
 
 let dir: string;
@@ -99,13 +99,14 @@ describe('a damaged snapshot file', () => {
 
   it('is refused when cut short, from another format version, or pointing outside itself', async () => {
     expect(refusal(await damaged('cut.snapshot', (bytes) => bytes.subarray(0, bytes.length - 100)))).toMatch(/cut short/);
-    // A file of format 3 has no filter columns (severity, KEV, CWE): it is refused by its number, to import again.
-    for (const format of [99, 3]) {
+    // A file of format 3 has no filter columns (severity, KEV, CWE), one of format 4 no word counts for the
+    // search overlay: each is refused by its number, to import again.
+    for (const format of [99, 3, 4]) {
       const file = await damaged(`format${format}.snapshot`, (bytes) => {
         bytes.writeUInt32LE(format, 8);
         return bytes;
       });
-      expect(refusal(file)).toMatch(new RegExp(`snapshot format ${format}; this service reads format 4: import again`));
+      expect(refusal(file)).toMatch(new RegExp(`snapshot format ${format}; this service reads format 5: import again`));
     }
     // The projectOf column of the first record pointing past the project names.
     const header = JSON.parse((await readFile(snapshotPath)).subarray(PREAMBLE_BYTES).toString('utf8').split('\u0000')[0]!) as {

@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { readCatalogFile } from '../../src/catalog/json/catalog-file.js';
 import { DEFAULT_RECORDS_FILE } from '../../src/cli/serve-options.js';
 import { DEFAULT_TIMEOUTS, type ServiceConfig } from '../../src/config.js';
 import type { CatalogFile, CatalogRecord } from '../../src/contract/index.js';
@@ -9,7 +10,6 @@ import { createSnapshot, type Snapshot } from '../../src/core/snapshot.js';
 import { SnapshotStore } from '../../src/core/snapshot-store.js';
 import type { RateStore } from '../../src/http/edge/rate-limit/gcra.js';
 import { buildServer } from '../../src/http/server.js';
-import { readCatalogFile } from '../../src/sources/catalog-file.js';
 
 export const TEST_BASE_URL = 'http://cve.test';
 

@@ -5,13 +5,13 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { readCatalogFile } from '../../src/catalog/json/catalog-file.js';
+import { writeCatalogFile } from '../../src/catalog/json/catalog-writer.js';
+import { openSnapshotFile } from '../../src/catalog/snapshot/snapshot-file.js';
 import type { CatalogFile } from '../../src/contract/index.js';
-import { writeCatalogFile } from '../../src/import/catalog-writer.js';
 import { importRecords, recordsWithDetails } from '../../src/import/importer.js';
 import { readInputs } from '../../src/import/inputs.js';
-import { readCatalogFile } from '../../src/sources/catalog-file.js';
 import { snapshotOfCatalog } from '../../src/sources/catalog-source.js';
-import { openSnapshotFile } from '../../src/sources/snapshot-file.js';
 import { buildTestApp } from './app.js';
 import { fixturePath } from './paths.js';
 

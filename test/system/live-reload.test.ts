@@ -5,8 +5,8 @@ import { mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogJson, writeCatalogFile } from '../../src/catalog/json/catalog-writer.js';
 import type { CatalogFile } from '../../src/contract/index.js';
-import { catalogJson, writeCatalogFile } from '../../src/import/catalog-writer.js';
 import { fixtureCatalog } from '../support/app.js';
 import { type Running, startServer } from '../support/cli.js';
 

@@ -126,3 +126,37 @@ describe('sync --follow beside serve', () => {
     expect(after.changes.map((change) => change.id)).toEqual(['CVE-2026-99999']);
   }, 60_000);
 });
+
+describe('sync --follow', () => {
+  let follower: ChildProcess | undefined;
+  afterAll(() => {
+    follower?.kill('SIGKILL');
+  });
+
+  it('keeps following after its polls: still running once it has applied two deltas, and stops on SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'upstream-'));
+    const out = mkdtempSync(join(tmpdir(), 'follow-'));
+    writeBaseline(dir, D1, records(10_000, 20, '2026-11-19T10:00:00.000Z'));
+    follower = spawn(process.execPath, [BIN, ...syncArgs(dir, out), '--follow', '--interval', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    follower.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    follower.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => follower!.once('exit', resolve));
+    const applied = async (count: number) => {
+      const started = Date.now();
+      while ((output.match(/applied /g) ?? []).length < count && follower!.exitCode === null && Date.now() - started < 30_000)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((output.match(/applied /g) ?? []).length, output).toBe(count);
+    };
+    await applied(1);
+    writeDelta(dir, `${D1}_delta_CVEs_at_0100Z.zip`, records(20_000, 5, '2026-11-20T00:30:00.000Z', 'gadget'));
+    await applied(2);
+    writeDelta(dir, `${D1}_delta_CVEs_at_0200Z.zip`, records(20_000, 6, '2026-11-20T01:30:00.000Z', 'gadget'));
+    await applied(3);
+    // Two idle polls more, and it is still there.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(follower.exitCode, output).toBeNull();
+    follower.kill('SIGTERM');
+    expect(await exited, output).toBe(0);
+  }, 90_000);
+});

@@ -5,7 +5,7 @@
 import type { RecordTable } from '../record-table.js';
 import type { TextStore } from '../text-store.js';
 import { buildProjectIndex, type ProjectIndex } from './project-index.js';
-import { TextIndex, type TextIndexData, textIndexSteps } from './text-index.js';
+import { StoredTextIndex, type TextIndex, type TextIndexData, textIndexSteps } from './text-index.js';
 import { Vocabulary } from './vocabulary.js';
 
 export interface SearchIndex {
@@ -27,7 +27,7 @@ export function* searchIndexSteps(
       project: table.projectNames[table.projectOf[position]!]!,
       summary: texts.summary(position) ?? '',
     })));
-  const text = new TextIndex(data);
+  const text = new StoredTextIndex(data);
   yield;
   const vocabulary = new Vocabulary(text);
   yield* vocabulary.buildSteps();

@@ -26,6 +26,14 @@ export interface TextIndexData {
   readonly blockStarts: Uint32Array;
   /** The highest score of each block of BLOCK postings. */
   readonly blockMax: Float32Array;
+  /**
+   * What each score was made of: the word's count in the project (high byte) and in the summary (low
+   * byte). With the field lengths, what a change needs to score the records again (overlay-index.ts).
+   */
+  readonly counts: Uint16Array;
+  /** Each record's words in its project and in its summary (stop words left out), by position. */
+  readonly projectLengths: Uint32Array;
+  readonly summaryLengths: Uint32Array;
 }
 
 /** One word's postings, as views into the index's arrays (no copy). */
@@ -53,6 +61,22 @@ const FIELD_BOOSTS = [3, 1] as const;
 const K = 1.2;
 const B = 0.7;
 const D = 0.5;
+
+/** The inverse document frequency of a word in a field held by `frequency` of `count` records. */
+export function inverseFrequency(count: number, frequency: number): number {
+  return Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
+}
+
+/** The average length of a field, from the total of its lengths: 1 for an empty index. */
+export function averageLength(total: number, count: number): number {
+  return total / Math.max(1, count) || 1;
+}
+
+/** A word's BM25+ score in one field of a record; a posting's score is the project's (as float32) plus the summary's. */
+export function fieldScore(field: 0 | 1, idf: number, count: number, length: number, average: number): number {
+  const norm = 1 - B + (B * length) / average;
+  return FIELD_BOOSTS[field] * idf * (D + (count * (K + 1)) / (count + K * norm));
+}
 
 /** Records tokenised between two pauses of a build in steps. */
 const RECORDS_PER_STEP = 5000;
@@ -91,10 +115,10 @@ class Column {
 // An entry (a word in a field of a record) is two numbers: the word, and the record, the count of the
 // word in the field and the field packed in 32 bits. Two columns rather than three, and sorted by word
 // into one array, keep the build's memory at a third of what it was (200 MB less at 340,000 records).
-const COUNT_BITS = 9;
-/** A count above this is taken as this: BM25+ has long saturated (a summary of 1,000 characters holds at most 500 words). */
+const COUNT_BITS = 8;
+/** A count above this is taken as this: BM25+ has long saturated well before (and a count fits a byte of `counts`). */
 const MAX_COUNT = (1 << COUNT_BITS) - 1;
-/** Records an index can hold: 4,194,304, twelve times the CVE corpus of 2026. */
+/** Records an index can hold: 8,388,608, twenty-four times the CVE corpus of 2026. */
 export const MAX_INDEXED_RECORDS = 2 ** (32 - COUNT_BITS - 1);
 const packEntry = (doc: number, count: number, field: number) =>
   ((doc << (COUNT_BITS + 1)) | (Math.min(count, MAX_COUNT) << 1) | field) >>> 0;
@@ -173,10 +197,12 @@ export function* textIndexSteps(count: number, textOf: (position: number) => Ind
   restChunks.length = 0;
   yield;
 
-  const averageLengths = fieldLengths.map((lengths) => lengths.reduce((sum, n) => sum + n, 0) / Math.max(1, count) || 1);
+  const [projectLengths, summaryLengths] = fieldLengths as [Uint32Array, Uint32Array];
+  const averages = [averageLength(total(projectLengths), count), averageLength(total(summaryLengths), count)];
   const starts = new Uint32Array(terms.length + 1);
   const docs = new Int32Array(entries);
   const scores = new Float32Array(entries);
+  const counts = new Uint16Array(entries);
   let postings = 0;
   for (let t = 0; t < terms.length; t++) {
     if (t % 20_000 === 19_999) yield;
@@ -184,35 +210,28 @@ export function* textIndexSteps(count: number, textOf: (position: number) => Ind
     const to = bucketStarts[t + 1]!;
     const documentFrequency = [0, 0];
     for (let i = from; i < to; i++) documentFrequency[sorted[i]! & 1]!++;
-    const idf = documentFrequency.map((n) => Math.log(1 + (count - n + 0.5) / (n + 0.5)));
+    const idf = documentFrequency.map((n) => inverseFrequency(count, n));
     starts[t] = postings;
     for (let i = from; i < to; i++) {
       const entry = sorted[i]!;
       const doc = entry >>> (COUNT_BITS + 1);
-      const field = entry & 1;
+      const field = (entry & 1) as 0 | 1;
       const n = (entry >>> 1) & MAX_COUNT;
-      const norm = 1 - B + (B * fieldLengths[field]![doc]!) / averageLengths[field]!;
-      const score = FIELD_BOOSTS[field]! * idf[field]! * (D + (n * (K + 1)) / (n + K * norm));
-      if (postings > starts[t]! && docs[postings - 1] === doc) scores[postings - 1]! += score;
-      else {
+      const score = fieldScore(field, idf[field]!, n, fieldLengths[field]![doc]!, averages[field]!);
+      // The project's entry comes first: a posting is its score as float32, plus the summary's.
+      if (postings > starts[t]! && docs[postings - 1] === doc) {
+        scores[postings - 1]! += score;
+        counts[postings - 1]! |= n;
+      } else {
         docs[postings] = doc;
         scores[postings] = score;
+        counts[postings] = field === 0 ? n << 8 : n;
         postings++;
       }
     }
   }
   starts[terms.length] = postings;
-
-  const blockStarts = new Uint32Array(terms.length + 1);
-  for (let t = 0; t < terms.length; t++) blockStarts[t + 1] = blockStarts[t]! + Math.ceil((starts[t + 1]! - starts[t]!) / BLOCK);
-  const blockMax = new Float32Array(blockStarts[terms.length]!);
-  for (let t = 0; t < terms.length; t++) {
-    for (let i = starts[t]!, block = blockStarts[t]!; i < starts[t + 1]!; i += BLOCK, block++) {
-      let max = 0;
-      for (let j = i; j < Math.min(i + BLOCK, starts[t + 1]!); j++) max = Math.max(max, scores[j]!);
-      blockMax[block] = max;
-    }
-  }
+  const { blockStarts, blockMax } = blockMaxima(starts, scores);
   return {
     words: order.map((id) => terms[id]!),
     starts,
@@ -221,11 +240,46 @@ export function* textIndexSteps(count: number, textOf: (position: number) => Ind
     scores: scores.subarray(0, postings),
     blockStarts,
     blockMax,
+    counts: counts.subarray(0, postings),
+    projectLengths,
+    summaryLengths,
   };
 }
 
+/** The sum of a column of lengths (exact: integers well below 2^53). */
+export function total(lengths: Uint32Array): number {
+  let sum = 0;
+  for (let i = 0; i < lengths.length; i++) sum += lengths[i]!;
+  return sum;
+}
+
+/** The blocks of each word's postings and the highest score in each. */
+export function blockMaxima(starts: Uint32Array, scores: Float32Array): { blockStarts: Uint32Array; blockMax: Float32Array } {
+  const words = starts.length - 1;
+  const blockStarts = new Uint32Array(words + 1);
+  for (let t = 0; t < words; t++) blockStarts[t + 1] = blockStarts[t]! + Math.ceil((starts[t + 1]! - starts[t]!) / BLOCK);
+  const blockMax = new Float32Array(blockStarts[words]!);
+  for (let t = 0; t < words; t++) {
+    for (let i = starts[t]!, block = blockStarts[t]!; i < starts[t + 1]!; i += BLOCK, block++) {
+      let max = 0;
+      for (let j = i; j < Math.min(i + BLOCK, starts[t + 1]!); j++) max = Math.max(max, scores[j]!);
+      blockMax[block] = max;
+    }
+  }
+  return { blockStarts, blockMax };
+}
+
+/** What ranking and the vocabulary read of an index: built whole (StoredTextIndex) or patched by changes (overlay-index.ts). */
+export interface TextIndex {
+  /** Indexed words, sorted. */
+  readonly words: readonly string[];
+  postings(word: string): Postings | undefined;
+  /** How many records hold the word (0 when none). */
+  frequency(word: string): number;
+}
+
 /** Look-ups into a built (or loaded) index. */
-export class TextIndex {
+export class StoredTextIndex implements TextIndex {
   readonly #termIds: Map<string, number>;
 
   constructor(readonly data: TextIndexData) {
@@ -234,6 +288,11 @@ export class TextIndex {
 
   get words(): readonly string[] {
     return this.data.words;
+  }
+
+  /** The word's number in `data`, if indexed. */
+  term(word: string): number | undefined {
+    return this.#termIds.get(word);
   }
 
   postings(word: string): Postings | undefined {

@@ -107,17 +107,22 @@ export function answeredNotModified(
 /** A year, the longest max-age HTTP caches are asked to honour (RFC 9111 §1.2.2). */
 const IMMUTABLE_CONTROL = 'public, max-age=31536000, immutable';
 
-export function registerCaching(app: FastifyInstance, maxAgeSeconds: number, datasetVersion: () => string): void {
+/**
+ * The caching step of the edge's onSend hook (edge.ts): sets the validators and Cache-Control, and returns
+ * the payload to send: the handler's, or none for a 304.
+ */
+export type Caching = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => unknown;
+
+export function cachingOf(maxAgeSeconds: number, datasetVersion: () => string): Caching {
   const publicControl = `public, max-age=${maxAgeSeconds}`;
-  app.addHook('onSend', (request, reply, payload, done) => {
+  return (request, reply, payload) => {
     const policy = request.routeOptions.config?.caching;
     const tagged = reply.getHeader('etag');
     if (policy === 'dataset' && typeof tagged === 'string' && (reply.statusCode === 200 || reply.statusCode === 304)) {
       // Tagged by the handler (answeredNotModified), which has answered 304 itself if it had to.
       reply.header('etag', codedTag(tagged, reply.getHeader('content-encoding')));
       reply.header('cache-control', publicControl);
-      if (reply.statusCode === 200) return done(null, payload);
-      return notModified(request, reply, done);
+      return reply.statusCode === 200 ? payload : notModified(request, reply);
     }
     const cacheable =
       (policy === 'public' || policy === 'immutable') &&
@@ -126,7 +131,7 @@ export function registerCaching(app: FastifyInstance, maxAgeSeconds: number, dat
       (typeof payload === 'string' || Buffer.isBuffer(payload));
     if (!cacheable) {
       reply.header('cache-control', 'no-store');
-      return done(null, payload);
+      return payload;
     }
     // A handler that tagged its answer (records and pages, from stored tags) is not hashed again. A handler
     // that sends bytes already compressed (the static assets) has its coding named here; what the
@@ -135,19 +140,18 @@ export function registerCaching(app: FastifyInstance, maxAgeSeconds: number, dat
       typeof tagged === 'string' ? tagged : entityTag(datasetVersion(), payload as string | Buffer),
       reply.getHeader('content-encoding'),
     );
-    reply.header('etag', etag);
-    reply.header('cache-control', policy === 'immutable' ? IMMUTABLE_CONTROL : publicControl);
-    if (!noneMatch(request.headers['if-none-match'], etag)) return done(null, payload);
+    reply.header('etag', etag).header('cache-control', policy === 'immutable' ? IMMUTABLE_CONTROL : publicControl);
+    if (!noneMatch(request.headers['if-none-match'], etag)) return payload;
     reply.code(304);
-    notModified(request, reply, done);
-  });
+    return notModified(request, reply);
+  };
 }
 
-function notModified(request: FastifyRequest, reply: FastifyReply, done: (error: null, payload: unknown) => void): void {
+function notModified(request: FastifyRequest, reply: FastifyReply): null | undefined {
   reply.removeHeader('content-type');
   reply.removeHeader('content-length');
   // Fastify's HEAD handling, which runs after this hook, expects `undefined` for "no body".
-  done(null, request.method === 'HEAD' ? undefined : null);
+  return request.method === 'HEAD' ? undefined : null;
 }
 
 const COMPRESSION_THRESHOLD_BYTES = 1024;

@@ -5,20 +5,8 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import { BlockList, isIP } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { TrustProxy } from '../../config.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The client's address as the limiter and the logs see it. */
-    client: string;
-    /**
-     * True when a proxy trusted by address asks on its own behalf (its health checks): it names no client.
-     * The limiter does not count these, or the checks of every replica, sharing one budget, would soon be refused.
-     */
-    fromTrustedProxy: boolean;
-  }
-}
 
 export type TrustCheck = (address: string, hop: number) => boolean;
 
@@ -55,17 +43,18 @@ export function compileTrust(trust: TrustProxy): TrustCheck {
   };
 }
 
-export function registerClientAddress(app: FastifyInstance, trust: TrustProxy): void {
+/**
+ * Sets who sent a request (`request.client`) and whether a trusted proxy asks on its own behalf
+ * (`request.fromTrustedProxy`), under the operator's trust: run by the edge's onRequest hook (edge.ts).
+ */
+export function clientAddressOf(trust: TrustProxy): (request: FastifyRequest) => void {
   const check = compileTrust(trust);
-  app.decorateRequest('client', '');
-  app.decorateRequest('fromTrustedProxy', false);
-  app.addHook('onRequest', (request, _reply, done) => {
+  return (request) => {
     request.client = clientAddress(request.ip, request.headers, check);
     // Only a proxy named by address: with a hop count every peer counts as a proxy, so none is exempt.
     request.fromTrustedProxy =
       trust.kind === 'addresses' && check(unmapIPv4(request.ip), 0) && forwardedChain(request.headers).length === 0;
-    done();
-  });
+  };
 }
 
 /** The client's address: the socket peer, or the nearest untrusted hop named by a trusted proxy. */
@@ -124,7 +113,8 @@ function unmapIPv4(address: string): string {
  * /64, so each /64 shares one budget, or one host could rotate through 2^64 addresses.
  */
 export function rateKey(address: string): string {
-  if (isIP(address) !== 6) return address;
+  // Every IPv6 address has a colon: an IPv4 address is its own key without asking isIP.
+  if (!address.includes(':') || isIP(address) !== 6) return address;
   return `${expandIPv6(address).slice(0, 4).join(':')}::/64`;
 }
 

@@ -4,7 +4,7 @@
 import { type IncomingMessage, type ServerOptions, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { Timeouts } from '../../config.js';
 import { type ErrorCode, errorBody, errorCatalog, ServiceError } from '../../contract/index.js';
 import { EXPOSED_HEADERS } from './cors.js';
@@ -28,7 +28,7 @@ export function connectionOptions(timeouts: Timeouts): Pick<FastifyServerOptions
       // that much longer than configured.
       connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
       // Node's own answer to a request without Host is a bare 400 with no body or request id; such a
-      // request is let through and refused by registerRequestChecks as an ErrorResponse instead.
+      // request is let through and refused by checkRequest as an ErrorResponse instead.
       requireHostHeader: false,
     },
   };
@@ -100,13 +100,10 @@ export function registerServerEvents(app: FastifyInstance): void {
  * Before routing: URLs longer than any real request get 414 before routing or parsing spends time on
  * them, and an HTTP/1.1 request that names no host is refused, as HTTP/1.1 requires (RFC 9112 §3.2).
  */
-export function registerRequestChecks(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.url.length > MAX_URL_LENGTH) {
-      sendError(request, reply, new ServiceError('uri_too_long', `The request URL is longer than ${MAX_URL_LENGTH} bytes.`));
-    } else if (request.headers.host === undefined && request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor >= 1) {
-      sendError(request, reply, new ServiceError('bad_request', 'An HTTP/1.1 request must name the host it is for in a `Host` header.'));
-    }
-    done();
-  });
+export function checkRequest(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.url.length > MAX_URL_LENGTH) {
+    sendError(request, reply, new ServiceError('uri_too_long', `The request URL is longer than ${MAX_URL_LENGTH} bytes.`));
+  } else if (request.headers.host === undefined && request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor >= 1) {
+    sendError(request, reply, new ServiceError('bad_request', 'An HTTP/1.1 request must name the host it is for in a `Host` header.'));
+  }
 }

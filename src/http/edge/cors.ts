@@ -2,7 +2,7 @@
 // preflight is answered the same way. A few lines rather than @fastify/cors, whose per-request origin
 // resolution (for options this service does not use) showed in the get-one profile: the simple-request
 // headers are constant and go out in the edge's header block (edge-headers.ts).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** Response headers a cross-origin caller must be able to read. */
 export const EXPOSED_HEADERS = [
@@ -49,14 +49,14 @@ const PREFLIGHT_HEADERS = {
 } as const;
 
 /**
- * Every OPTIONS request is a preflight (204), answered in this hook, before the rate limit (registered
- * after it) counts it: browsers send preflights on their own. The OPTIONS route exists so that any path
- * routes to these hooks rather than to the 404 handler; its handler is never reached.
+ * Every OPTIONS request is a preflight (204), answered by the edge's onRequest hook (edge.ts) before the
+ * rate limit counts it: browsers send preflights on their own.
  */
-export function registerCors(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.method !== 'OPTIONS') return done();
-    reply.code(204).headers(PREFLIGHT_HEADERS).send();
-  });
+export function answerPreflight(reply: FastifyReply): void {
+  reply.code(204).headers(PREFLIGHT_HEADERS).send();
+}
+
+/** The OPTIONS route exists so that any path routes to the edge's hooks rather than to the 404 handler; its handler is never reached. */
+export function registerPreflightRoute(app: FastifyInstance): void {
   app.options('*', (_request, reply) => reply.callNotFound());
 }

@@ -11,13 +11,11 @@ declare module 'fastify' {
   }
 }
 
-export function registerDraining(app: FastifyInstance): void {
+/** Declares `app.drain()`; answers whether it was called (the edge's onSend then closes every connection). */
+export function registerDraining(app: FastifyInstance): () => boolean {
   let draining = false;
   app.decorate('drain', () => {
     draining = true;
   });
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (draining) reply.header('connection', 'close');
-    done(null, payload);
-  });
+  return () => draining;
 }

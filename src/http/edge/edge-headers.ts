@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CORS_HEADERS } from './cors.js';
 
 /**
@@ -26,11 +26,4 @@ const EDGE_HEADERS = {
 /** Headers every response carries: its request id and the constant block. */
 export function setEdgeHeaders(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-request-id', request.id).headers(EDGE_HEADERS);
-}
-
-export function registerEdgeHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    setEdgeHeaders(request, reply);
-    done();
-  });
 }

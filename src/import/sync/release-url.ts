@@ -2,17 +2,20 @@
 // optionally `{day}` and `{hour}` (of the release, for mirrors that file assets by release), or a base
 // URL to which `/{name}` is added. An HTTP server lists nothing, so the releases that exist are found by
 // asking for the ones that can: today's baseline (and yesterday's), and for each day since the cursor
-// the latest delta, from the newest hour back to the one already applied. A poll that finds nothing new
-// costs one or two requests. Each asset is downloaded beside the catalog when its step is reached, read,
+// the latest delta, from the newest hour back to the one already applied. A release found absent an hour
+// or more after its time is not coming (upstream publishes each within minutes, and a later delta holds
+// all it would have): it is remembered, in memory and beside the downloads, and not asked for again, so a
+// poll that finds nothing new costs one or two requests (this hour's delta, today's baseline until it
+// exists), however far behind the last release is. Each asset is downloaded beside the catalog when its step is reached, read,
 // and deleted once applied or refused.
 //
 // A download is untrusted too: it may be no larger than a limit (an announced Content-Length over it is
 // refused before the body is read, a body is cut when it passes it) and must keep coming (a stall timeout
 // of our own, from the request on, rather than the HTTP client's five minutes). A refused download leaves
 // nothing behind.
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { releaseStep } from './release-folder.js';
@@ -57,11 +60,16 @@ export function releaseUrl(template: string, options: ReleaseUrlOptions): Upstre
     const filled = template.includes('{name}') ? template : `${template.replace(/\/$/, '')}/{name}`;
     return filled.replaceAll('{name}', release.name).replaceAll('{day}', release.day).replaceAll('{hour}', hour);
   };
+  const absent = absentReleases(join(options.cacheDir, ABSENT_FILE));
   const exists = async (release: Release): Promise<boolean> => {
+    if (absent.has(release.name)) return false;
     const response = await request(get, urlOf(release), 'HEAD', AbortSignal.timeout(PROBE_TIMEOUT_MS));
     await response.body?.cancel();
     if (response.ok) return true;
-    if (response.status === 404 || response.status === 403 || response.status === 410) return false;
+    if (response.status === 404 || response.status === 403 || response.status === 410) {
+      absent.note(release, now());
+      return false;
+    }
     throw new UpstreamError(`${urlOf(release)}: HTTP ${response.status}`);
   };
 
@@ -89,6 +97,7 @@ export function releaseUrl(template: string, options: ReleaseUrlOptions): Upstre
         }
       }
     }
+    await absent.save(daysBefore(today, lookBack + 1));
     return found;
   };
 
@@ -171,3 +180,42 @@ const DAY_MS = 86_400_000;
 const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
 const dayBefore = (day: string) => daysBefore(day, 1);
 const daysBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY_MS).toISOString().slice(0, 10);
+
+/** Where the releases found absent are remembered between runs, in the download folder. */
+const ABSENT_FILE = 'absent-releases.json';
+const HOUR_MS = 3_600_000;
+
+/**
+ * Releases asked for and absent although their time was an hour past or more: a poll need not ask again.
+ * Kept in a small file so that a sync run by cron (a new process each time) asks as little as a follower.
+ */
+function absentReleases(path: string) {
+  const names = new Set<string>();
+  try {
+    for (const name of JSON.parse(readFileSync(path, 'utf8')) as unknown[]) if (typeof name === 'string') names.add(name);
+  } catch {
+    // none remembered yet (or a damaged file): ask again, which only costs requests
+  }
+  let changed = false;
+  return {
+    has: (name: string) => names.has(name),
+    note(release: Release, at: Date) {
+      const due = Date.parse(`${release.at.slice(0, 11)}00:00Z`) + Number(release.at.slice(11, 13)) * HOUR_MS;
+      if (at.getTime() - due < HOUR_MS) return; // may still come
+      names.add(release.name);
+      changed = true;
+    },
+    /** Forgets releases of days before `oldest` (never asked for again anyway) and writes the rest. */
+    async save(oldest: string) {
+      for (const name of names) {
+        if (name.slice(0, 10) >= oldest) continue;
+        names.delete(name);
+        changed = true;
+      }
+      if (!changed) return;
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, JSON.stringify([...names].sort()));
+      changed = false;
+    },
+  };
+}

@@ -29,7 +29,9 @@ export async function* syncSteps(
       const result = await importRecords(step.entries(), {
         ...selection,
         lastVerified: catalog.lastVerified,
-        aliases: withCatalogNames(selection.aliases ?? new Map(), catalog),
+        // A baseline holds every record: named over itself, exactly as an import of it is, so the same
+        // baseline twice renames nothing. A delta holds a few: its spellings take the catalog's names.
+        aliases: step.whole ? (selection.aliases ?? new Map()) : withCatalogNames(selection.aliases ?? new Map(), catalog),
         // A baseline holds every record, so a cleared id it lacks is not public yet; a delta says nothing of one.
         listUnpublished: step.whole,
       });

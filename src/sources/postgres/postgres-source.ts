@@ -6,12 +6,12 @@
 // statement every second and counts as lost when the answer takes more than a few seconds. While lost,
 // the source is not reachable() and the replica's health says so.
 import type pg from 'pg';
+import { connect, withClient } from '../../catalog/postgres/database.js';
+import { CHANGE_CHANNEL } from '../../catalog/postgres/schema.js';
+import { loadTableSnapshot } from '../../catalog/postgres/table-snapshot.js';
 import type { Snapshot } from '../../core/snapshot.js';
 import type { TextFile } from '../../core/text-file.js';
 import type { CatalogSource } from '../catalog-source.js';
-import { connect, withClient } from './database.js';
-import { CHANGE_CHANNEL } from './schema.js';
-import { loadTableSnapshot } from './table-snapshot.js';
 
 export interface SourceLogger {
   info(object: object, message: string): void;

@@ -23,14 +23,15 @@ export interface RatePolicy {
   readonly windowSeconds: number;
 }
 
-/** Given the stored TAT (ms) of a key, decides one request at `now` and returns the TAT to store. */
-export function gcra(policy: RatePolicy, storedTat: number | undefined, now: number): { decision: RateDecision; tat: number } {
+/**
+ * Given the stored TAT (ms) of a key, the TAT to store after one request at `now`: one interval later if
+ * the request is allowed, unchanged (but never in the past) if not. Allowed exactly when it moved.
+ */
+export function nextTat(policy: RatePolicy, storedTat: number | undefined, now: number): number {
   const windowMs = policy.windowSeconds * 1000;
   const tat = Math.max(storedTat ?? now, now);
-  const nextTat = tat + windowMs / policy.limit;
-  const allowed = nextTat - windowMs <= now;
-  const stored = allowed ? nextTat : tat;
-  return { tat: stored, decision: decide(policy, allowed, stored, now) };
+  const next = tat + windowMs / policy.limit;
+  return next - windowMs <= now ? next : tat;
 }
 
 /**
@@ -86,11 +87,11 @@ export class MemoryRateStore implements RateStore {
   hit(key: string): RateDecision {
     const now = this.clock();
     const stored = this.#tats.get(key);
-    const { decision, tat } = gcra(this.policy, stored, now);
+    const tat = nextTat(this.policy, stored, now);
     this.#tats.delete(key); // re-insert: Map order is then least recently touched first
     this.#tats.set(key, tat);
     if (this.#tats.size > this.maxKeys) this.#evict(now);
-    return decision;
+    return decide(this.policy, tat !== Math.max(stored ?? now, now), tat, now);
   }
 
   #evict(now: number): void {

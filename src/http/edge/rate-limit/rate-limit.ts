@@ -1,6 +1,6 @@
 // The per-address limit on every public request (404s and discovery documents included). CORS
-// preflights, which browsers send on their own, are answered before this hook and not counted; so are a
-// trusted proxy's own requests (its health checks, edge/client-address.ts).
+// preflights, which browsers send on their own, are answered before the limit (edge.ts) and not counted; so
+// are a trusted proxy's own requests (its health checks, edge/client-address.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../../contract/index.js';
 import { secondsText } from '../../shared/wording.js';
@@ -12,23 +12,38 @@ import type { RateDecision, RatePolicy, RateStore } from './gcra.js';
 const POLICY_NAME = '"default"';
 
 /**
+ * Whether the request may go on: true or false at once from a store that decides in this process, a
+ * promise of it from one that asks elsewhere (Redis). On false the 429 is on its way.
+ */
+export type Limiter = (request: FastifyRequest, reply: FastifyReply) => boolean | Promise<boolean>;
+
+/**
  * The spec's four headers, plus `RateLimit` of draft-ietf-httpapi-ratelimit-headers-10. `RateLimit-Policy`
  * takes the draft's form (`"default";q=120;w=60`): the draft requires each item to be a String and
  * clients to ignore a malformed field, so no value can also keep the older drafts' `120;w=60` item;
  * clients of those drafts read the limit from `RateLimit-Limit` and the window from the same `w`.
+ * The two that depend only on the policy are one constant block; per request, two numbers and one string.
  */
-export function setRateLimitHeaders(reply: FastifyReply, decision: RateDecision, policy: RatePolicy): void {
-  reply.header('ratelimit-limit', decision.limit);
-  reply.header('ratelimit-remaining', decision.remaining);
-  reply.header('ratelimit-reset', decision.resetSeconds);
-  reply.header('ratelimit-policy', `${POLICY_NAME};q=${policy.limit};w=${policy.windowSeconds}`);
-  reply.header('ratelimit', `${POLICY_NAME};r=${decision.remaining};t=${decision.nextSeconds}`);
+function rateLimitHeaders(policy: RatePolicy): (reply: FastifyReply, decision: RateDecision) => void {
+  const constant = {
+    'ratelimit-limit': String(policy.limit),
+    'ratelimit-policy': `${POLICY_NAME};q=${policy.limit};w=${policy.windowSeconds}`,
+  };
+  return (reply, decision) => {
+    reply
+      .headers(constant)
+      .header('ratelimit-remaining', decision.remaining)
+      .header('ratelimit-reset', decision.resetSeconds)
+      .header('ratelimit', `${POLICY_NAME};r=${decision.remaining};t=${decision.nextSeconds}`);
+  };
 }
 
-export function registerRateLimit(app: FastifyInstance, policy: RatePolicy, store: RateStore): void {
+/** The limiter the edge's onRequest hook runs (after the preflight check); closes the store with the server. */
+export function registerRateLimit(app: FastifyInstance, policy: RatePolicy, store: RateStore): Limiter {
+  const setHeaders = rateLimitHeaders(policy);
   /** Sets the headers; on a refusal sends the 429 and answers false: the request goes no further. */
   const apply = (request: FastifyRequest, reply: FastifyReply, decision: RateDecision): boolean => {
-    setRateLimitHeaders(reply, decision, policy);
+    setHeaders(reply, decision);
     if (decision.allowed) return true;
     reply.header('retry-after', decision.retryAfterSeconds);
     sendError(
@@ -42,20 +57,11 @@ export function registerRateLimit(app: FastifyInstance, policy: RatePolicy, stor
     );
     return false;
   };
-  // A plain hook, not an async one: the in-process store answers synchronously and should not pay
-  // for a promise per request.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.fromTrustedProxy) return done();
-    const decision = store.hit(rateKey(request.client));
-    // A hook that answered does not call done(): the reply may still be on its way out (a surface's
-    // onSend hook can rewrite it asynchronously), and done() would run the route's handler meanwhile.
-    if (!(decision instanceof Promise)) {
-      if (apply(request, reply, decision)) done();
-      return;
-    }
-    decision.then((value) => {
-      if (apply(request, reply, value)) done();
-    }, done);
-  });
   app.addHook('onClose', async () => store.close?.());
+  // The in-process store answers synchronously and pays for no promise per request.
+  return (request, reply) => {
+    if (request.fromTrustedProxy) return true;
+    const decision = store.hit(rateKey(request.client));
+    return decision instanceof Promise ? decision.then((value) => apply(request, reply, value)) : apply(request, reply, decision);
+  };
 }

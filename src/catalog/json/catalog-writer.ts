@@ -1,16 +1,16 @@
 // Writes a catalog deterministically: the same records give byte-identical files, one record per line
 // so that diffs of a dataset stay readable. A catalog goes out as JSON (gzip-compressed when the name
 // ends in `.gz`) or as a snapshot file (`.snapshot`, snapshot-writer.ts); every file is written to a
-// temporary file beside the target and renamed over it, so a reader sees the old file or the new one.
+// temporary file beside the target and renamed over it (atomic-file.ts).
 import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, createGzip } from 'node:zlib';
-import type { CatalogFile } from '../contract/index.js';
-import { type CatalogDetails, catalogRecordJson, objectDetails } from '../core/catalog-details.js';
-import { writeSnapshotFile } from './snapshot-writer.js';
-import { inChunks } from './text-chunks.js';
+import type { CatalogFile } from '../../contract/index.js';
+import { type CatalogDetails, catalogRecordJson, objectDetails } from '../../core/catalog-details.js';
+import { replaceFile } from '../atomic-file.js';
+import { writeSnapshotFile } from '../snapshot/snapshot-writer.js';
+import { inChunks } from '../text-chunks.js';
 
 /** The catalog's JSON, a line at a time, each record's details read from `details` as it is written. */
 function* catalogLines(file: CatalogFile, details: CatalogDetails): Generator<string, void, undefined> {
@@ -65,22 +65,13 @@ export async function writeCatalogFile(
   }: { gzipLevel?: number; details?: CatalogDetails } = {},
 ): Promise<number> {
   const format = formatOf(path) ?? 'json';
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    let bytes: number;
-    if (format === 'snapshot') bytes = await writeSnapshotFile(tmp, file, details);
-    else {
-      const out = createWriteStream(tmp);
-      const lines = Readable.from(inChunks(catalogLines(file, details)), { objectMode: false });
-      // Level 9 and no name or time in the header: the same catalog gives the same bytes.
-      if (format === 'json.gz') await pipeline(lines, createGzip({ level: gzipLevel }), out);
-      else await pipeline(lines, out);
-      bytes = out.bytesWritten;
-    }
-    await rename(tmp, path);
-    return bytes;
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
-  }
+  return replaceFile(path, async (tmp) => {
+    if (format === 'snapshot') return writeSnapshotFile(tmp, file, details);
+    const out = createWriteStream(tmp);
+    const lines = Readable.from(inChunks(catalogLines(file, details)), { objectMode: false });
+    // Level 9 and no name or time in the header: the same catalog gives the same bytes.
+    if (format === 'json.gz') await pipeline(lines, createGzip({ level: gzipLevel }), out);
+    else await pipeline(lines, out);
+    return out.bytesWritten;
+  });
 }

@@ -2,10 +2,10 @@
 // reads, the summaries and details from the file when a request needs one (core/text-file.ts). A snapshot
 // replaced by a reload (a new file renamed over the old one) keeps reading its own bytes.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { assembleSnapshot, type Snapshot } from '../core/snapshot.js';
-import { decodeHeader, decodeSnapshot, PREAMBLE_BYTES, SnapshotFormatError } from '../core/snapshot-format.js';
-import { TextFile } from '../core/text-file.js';
-import { CatalogError } from './catalog-file.js';
+import { assembleSnapshot, type Snapshot } from '../../core/snapshot.js';
+import { decodeHeader, decodeSnapshot, PREAMBLE_BYTES, SnapshotFormatError } from '../../core/snapshot-format.js';
+import { TextFile } from '../../core/text-file.js';
+import { CatalogError } from '../json/catalog-file.js';
 
 /** Whether a file starts like a snapshot file (the importer's `.snapshot` output). */
 export function isSnapshotFile(path: string): boolean {

@@ -10,8 +10,8 @@ import { type DetailFilters, detailFilters, recordTable, type TableRecord } from
 import { assembleSnapshot, ContentHash, inListingOrder, type Snapshot } from '../../core/snapshot.js';
 import { TextFile } from '../../core/text-file.js';
 import { layOutTexts, type TextColumn } from '../../core/text-store.js';
-import { CatalogError } from '../catalog-file.js';
 import { type CatalogProblem, recordProblems } from '../catalog-validation.js';
+import { CatalogError } from '../json/catalog-file.js';
 import { DatabaseError } from './database.js';
 
 /** Rows per FETCH: about 2 MB of details, a few milliseconds of work between two turns of the event loop. */

@@ -2,14 +2,14 @@
 // here once, and its summaries and details in a text region read on demand. The server then starts on it in a
 // fraction of a second whatever its size.
 import { open } from 'node:fs/promises';
-import type { CatalogFile } from '../contract/index.js';
-import { type CatalogDetails, objectDetails } from '../core/catalog-details.js';
-import { recordTable } from '../core/record-table.js';
-import { textIndexSteps } from '../core/search/text-index.js';
-import { contentVersion, inListingOrder } from '../core/snapshot.js';
-import { encodeSnapshot } from '../core/snapshot-format.js';
-import { layOutBytes, layOutTexts } from '../core/text-store.js';
-import { inChunks } from './text-chunks.js';
+import type { CatalogFile } from '../../contract/index.js';
+import { type CatalogDetails, objectDetails } from '../../core/catalog-details.js';
+import { recordTable } from '../../core/record-table.js';
+import { textIndexSteps } from '../../core/search/text-index.js';
+import { contentVersion, inListingOrder } from '../../core/snapshot.js';
+import { encodeSnapshot } from '../../core/snapshot-format.js';
+import { layOutBytes, layOutTexts } from '../../core/text-store.js';
+import { inChunks } from '../text-chunks.js';
 
 /**
  * Writes the snapshot of a catalog; returns the bytes written. `details` are the records' (by their index

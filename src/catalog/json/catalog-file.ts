@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
-import type { CatalogFile } from '../contract/index.js';
+import type { CatalogFile } from '../../contract/index.js';
+import { type CatalogProblem, findCatalogProblems } from '../catalog-validation.js';
 import { parseCatalogBytes } from './catalog-text.js';
-import { type CatalogProblem, findCatalogProblems } from './catalog-validation.js';
 
 /** A catalog that cannot be served; the message names the file and every problem's location. */
 export class CatalogError extends Error {

@@ -1,0 +1,119 @@
+// The search overlay after many changes ranks as a full rebuild does: the realistic queries of the
+// benchmark over the shipped catalog, after 20 changes, before and after the overlay is merged in a worker.
+// And a snapshot made by changes holds none of the snapshots before it.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { REALISTIC_QUERIES } from '../../bench/corpus-figures.js';
+import type { CatalogFile, CatalogRecord } from '../../src/contract/index.js';
+import { OverlayTextIndex } from '../../src/core/search/overlay-index.js';
+import { mergeOverlay } from '../../src/core/search/overlay-merge.js';
+import { search } from '../../src/core/search/search.js';
+import { StoredTextIndex } from '../../src/core/search/text-index.js';
+import { createSnapshot, type Snapshot } from '../../src/core/snapshot.js';
+import { applyChange, type SnapshotChange } from '../../src/core/snapshot-delta.js';
+import { loadDefaultCatalog } from '../support/app.js';
+import { mergeCatalog } from '../support/snapshot-views.js';
+
+/** A small deterministic generator, so a failure names the change that made it. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+/**
+ * A change of the kind upstream publishes: records rewritten (another record's summary, sometimes another
+ * project), a few rejected, a few new ones under new ids and now and then a new project.
+ */
+function changeOf(catalog: CatalogFile, step: number, next: () => number): SnapshotChange {
+  const pick = () => catalog.records[Math.floor(next() * catalog.records.length)]!;
+  const upserted = new Map<string, CatalogRecord>();
+  const modified = new Date(Date.UTC(2026, 0, 1, step)).toISOString();
+  for (let i = 0; i < 25; i++) {
+    const record = pick();
+    const donor = pick();
+    upserted.set(record.id, {
+      ...record,
+      summary: `${donor.summary ?? ''} ${next() < 0.3 ? 'heap overflow' : ''}`.trim(),
+      ...(next() < 0.2 ? { project: donor.project } : {}),
+      modified,
+    });
+  }
+  for (let i = 0; i < 5; i++) {
+    const donor = pick();
+    const id = `CVE-2026-${90_000 + step * 10 + i}`;
+    upserted.set(id, {
+      ...donor,
+      id,
+      url: `https://www.cve.org/CVERecord?id=${id}`,
+      modified,
+      ...(i === 0 ? { project: `Newproject${step}` } : {}),
+    });
+  }
+  const removed = Array.from({ length: 5 }, pick)
+    .filter((record) => !upserted.has(record.id))
+    .map((record) => ({ id: record.id, modified }));
+  return { sequence: step, lastVerified: catalog.lastVerified, upserted: [...upserted.values()], removed };
+}
+
+/** The top 10 of each realistic query: ids and scores. */
+function topTens(snapshot: Snapshot): [string, number][][] {
+  return REALISTIC_QUERIES.map((query) => search(snapshot, query, 10).hits.map((hit) => [hit.entry.record.id, hit.score]));
+}
+
+describe('search after changes', () => {
+  let sample: CatalogFile;
+  beforeAll(async () => {
+    sample = await loadDefaultCatalog();
+  });
+
+  it('ranks the realistic queries as a full rebuild does, after 20 changes, through a merge in a worker', {
+    timeout: 600_000,
+  }, async () => {
+    const next = random(25);
+    let catalog = sample;
+    let snapshot = createSnapshot(catalog);
+    for (let step = 1; step <= 20; step++) {
+      const change = changeOf(catalog, step, next);
+      catalog = mergeCatalog(catalog, change);
+      snapshot = applyChange(snapshot, change);
+      if (step === 10) {
+        expect(snapshot.search.get().text).toBeInstanceOf(OverlayTextIndex);
+        expect(topTens(snapshot), 'after change 10').toEqual(topTens(createSnapshot(catalog)));
+        snapshot = (await mergeOverlay(snapshot))!;
+        expect(snapshot.search.get().text).toBeInstanceOf(StoredTextIndex);
+      }
+    }
+    const rebuilt = createSnapshot(catalog);
+    expect(topTens(snapshot), 'after change 20').toEqual(topTens(rebuilt));
+    // The merged index is the one a rebuild makes, array for array.
+    const merged = (await mergeOverlay(snapshot))!.search.get().text as StoredTextIndex;
+    expect(merged.data).toEqual((rebuilt.search.get().text as StoredTextIndex).data);
+  });
+
+  it('holds none of the snapshots before it once its own index is built', { timeout: 120_000 }, async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const next = random(7);
+    let catalog = sample;
+    let snapshot = createSnapshot(catalog);
+    const first = new WeakRef(snapshot);
+    const firstIndex = new WeakRef(snapshot.search.get().text);
+    for (let step = 1; step <= 3; step++) {
+      const change = changeOf(catalog, step, next);
+      catalog = mergeCatalog(catalog, change);
+      snapshot = applyChange(snapshot, change);
+      await snapshot.search.prepare();
+      await snapshot.changes.prepare();
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(first.deref()).toBeUndefined();
+    // The first index is the base the overlay reads: kept while snapshots read it, and only it.
+    expect(firstIndex.deref()).toBeDefined();
+    expect(snapshot.search.get().text).toBeInstanceOf(OverlayTextIndex);
+  });
+});
