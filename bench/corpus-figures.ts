@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
+import { readJudgedQuestions } from '../test/support/judged-questions.js';
 import { buildCorpus, publishedIds } from './corpus.js';
 import { heading } from './noise.js';
 import { type Load, load, memoryMb, runCli, type Server, serve, serveCatalog, table } from './support.js';
@@ -92,11 +93,14 @@ async function startTimed(args: string[]): Promise<{ server: Server; rest: numbe
   return { server, rest, ask };
 }
 
-/** Sequential /ask requests over the realistic set, `rounds` times; latency as the client sees it. */
+/** What /ask is timed with (issue 26): the realistic set and the judged questions in everyday wording. */
+const ASKED = [...REALISTIC_QUERIES, ...readJudgedQuestions().map((judged) => judged.question)];
+
+/** Sequential /ask requests over the realistic set and the judged questions, `rounds` times; latency as the client sees it. */
 async function askLatencies(server: Server, rounds: number): Promise<{ p50: number; p99: number; max: number; count: number }> {
   const times: number[] = [];
   for (let round = 0; round < rounds; round++) {
-    for (const query of REALISTIC_QUERIES) {
+    for (const query of ASKED) {
       const started = performance.now();
       const response = await fetch(`${server.url}/ask?query=${encodeURIComponent(query)}`);
       await response.arrayBuffer();

@@ -8,6 +8,7 @@ import type autocannon from 'autocannon';
 import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
 import { SAMPLE_ZIP } from './corpus.js';
 import { corpusSection } from './corpus-figures.js';
+import { deploymentSection } from './deployment-figures.js';
 import { indexChangeSection } from './index-change-figures.js';
 import { instructionsSection, layersSection } from './layers.js';
 import { heading } from './noise.js';
@@ -282,6 +283,8 @@ if (!only || only === 'pages') await deepPages();
 if (!only || only === 'import') await importSample();
 if (!only || only === 'corpus') await corpusSection(SECONDS);
 if (!only || only === 'sync') await syncSection(SECONDS);
+// Minutes at the corpus size and needs root (or Debian's haproxy): only when asked for.
+if (only === 'deployment') await deploymentSection();
 if (!only || only === 'relevance') await relevanceSection();
 if (!only || only === 'index-change') await indexChangeSection();
 // Not part of the whole run: the ablation takes about ten minutes, instruction counts a few more.

@@ -99,6 +99,27 @@ describe('the curl examples of the docs', () => {
   );
 });
 
+describe('the questions of docs/API.md, as people ask them', () => {
+  const section = read('docs/API.md').split('### Questions as people ask them')[1]?.split('\n## ')[0] ?? '';
+  const rows = [...section.matchAll(/^\| `([^`]+)` \| `([^`]+)` \| (CVE-[\d-]+) \|$/gm)].map(([, question, reading, id]) => ({
+    question: question!,
+    reading: reading!,
+    id: id!,
+  }));
+
+  it('are found', () => {
+    expect(rows.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it.each(rows)('$question', async ({ question, reading, id }) => {
+    const response = await app.inject(`/ask?query=${encodeURIComponent(question)}`);
+    expect2xx(response, question);
+    const body = response.json() as { understood: string[]; results: { name: string }[] };
+    expect(body.understood).toContain(reading);
+    expect(body.results.slice(0, 3).map((result) => result.name.split(' ')[0])).toContain(id);
+  });
+});
+
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 function collectExamples(node: Json, into: Json[] = []): Json[] {

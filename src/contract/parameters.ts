@@ -8,9 +8,10 @@ export const MAX_QUERY_LENGTH = 512;
 
 /** What a search query may say, in the words every description of a search (REST, MCP, A2A) uses. */
 export const QUERY_READING =
-  'CVE ids in any spelling, project names (typos and aliases tolerated), status words ("public", "not yet public"), ' +
-  'years ("since 2023"), severity ("critical", "high severity", "cvss 9"), exploitation ("actively exploited", ' +
-  '"in KEV"), weaknesses ("CWE-79") and free text';
+  'CVE ids in any spelling, project names (typos and aliases tolerated), vendors ("cisco", "qualcomm"), status words ' +
+  '("public", "not yet public"), years ("in 2024", "since 2023"), publication dates ("since March 2024", "last month", ' +
+  '"recent"), severity ("critical", "high severity", "cvss 9"), exploitation ("actively exploited", "in KEV"), weaknesses ' +
+  '("CWE-79", "xss", "sqli", "rce") and free text, in everyday wording ("problems in fortinet products")';
 
 /** The longest version the version filters take: real versions are far shorter, and each check reads it once per range. */
 export const MAX_VERSION_PARAMETER_LENGTH = 128;

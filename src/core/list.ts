@@ -89,6 +89,19 @@ export function listRecords(snapshot: Snapshot, query: ListQuery, cursors: Curso
 }
 
 /**
+ * Whether what the filters read is built. The version index is not built at load (it reads every record's
+ * details: 30 MB and 3 s at the sample's 17,000 records); the first version filter builds it with
+ * `prepareFilters`, in steps between other requests, so that one query never stops the service.
+ */
+export function filtersReady(snapshot: Snapshot, filters: Pick<ListFilters, 'version'>): boolean {
+  return filters.version === undefined || snapshot.versions.built;
+}
+
+export async function prepareFilters(snapshot: Snapshot, filters: Pick<ListFilters, 'version'>): Promise<void> {
+  if (!filtersReady(snapshot, filters)) await snapshot.versions.prepare();
+}
+
+/**
  * The candidates narrowed to the records whose entries for the project say the version is affected (or
  * cannot tell, when asked): checked on the project's own position list, never on the whole catalog.
  */

@@ -3,7 +3,7 @@ import { type BatchRequest, type ChangesQuery, type ListQuery, operations, Servi
 import { batchGet } from '../../core/batch.js';
 import { listChanges } from '../../core/changes.js';
 import { batchGetDetails, detailsBody } from '../../core/details.js';
-import { planPage } from '../../core/list.js';
+import { filtersReady, planPage, prepareFilters } from '../../core/list.js';
 import type { Snapshot } from '../../core/snapshot.js';
 import { SERVICE_VERSION } from '../../version.js';
 import { namedEntityTag } from '../edge/caching.js';
@@ -29,9 +29,13 @@ export function registerRecordRoutes(app: FastifyInstance, ctx: SurfaceContext):
   app.route(
     operationRoute(operation(operations, 'listPublicCveRecords'), (request, reply) => {
       const snapshot = ctx.store.current;
-      const plan = planPage(snapshot, request.query as ListQuery, ctx.cursors);
-      reply.header('etag', pageTag(snapshot, request.url, cursorSalt)).type(JSON_TYPE);
-      return pageBody(snapshot, plan);
+      const query = request.query as ListQuery;
+      const answer = () => {
+        const plan = planPage(snapshot, query, ctx.cursors);
+        reply.header('etag', pageTag(snapshot, request.url, cursorSalt)).type(JSON_TYPE);
+        return pageBody(snapshot, plan);
+      };
+      return filtersReady(snapshot, query) ? answer() : prepareFilters(snapshot, query).then(answer);
     }),
   );
   app.route(

@@ -29,7 +29,7 @@ import {
 import { batchGet } from '../../core/batch.js';
 import { listChanges } from '../../core/changes.js';
 import { recordDetails } from '../../core/details.js';
-import { listRecords } from '../../core/list.js';
+import { listRecords, prepareFilters } from '../../core/list.js';
 import { closestProjects, listProjects } from '../../core/project-list.js';
 import { capabilities, health, sandbox } from '../../core/service-info.js';
 import type { RecordEntry } from '../../core/snapshot.js';
@@ -109,7 +109,11 @@ export const tools: readonly Tool[] = [
     input: ListQuery,
     output: CveRecordPage,
     arguments: 'querystring',
-    run: (query, ctx) => listRecords(ctx.store.current, query, ctx.cursors),
+    run: async (query, ctx) => {
+      const snapshot = ctx.store.current;
+      await prepareFilters(snapshot, query);
+      return listRecords(snapshot, query, ctx.cursors);
+    },
     hint: async ({ project }, page, ctx) =>
       project === undefined || page.records.length > 0 || ctx.store.current.filters.project(project).length > 0
         ? undefined
