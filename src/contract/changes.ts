@@ -75,8 +75,12 @@ export const RecordChangesPage = Type.Object(
 );
 export type RecordChangesPage = Static<typeof RecordChangesPage>;
 
-/** The change stream's filters: the list's, so a stream follows exactly the records a list with them shows. */
-const { limit: _limit, cursor: _cursor, ...streamFilters } = ListQuery.properties;
+/**
+ * The change stream's filters: the list's, so a stream follows exactly the records a list with them shows;
+ * not yet `version` (and `include_unknown`), which a change would have to be checked against the version
+ * index for: a stream asked for one is a 400, never a stream that silently ignores it.
+ */
+const { limit: _limit, cursor: _cursor, version: _version, include_unknown: _includeUnknown, ...streamFilters } = ListQuery.properties;
 
 const streamPoint = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description }));
 
