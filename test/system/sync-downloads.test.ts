@@ -45,7 +45,8 @@ async function sync(...options: string[]) {
     ...run,
     ms: Date.now() - started,
     stopped: run.stdout.split('\n').find((line) => line.includes('sync stopped:')) ?? run.stdout + run.stderr,
-    left: existsSync(cache) ? readdirSync(cache) : [],
+    // What downloads left behind; the list of releases found absent (release-url.ts) is kept there on purpose.
+    left: existsSync(cache) ? readdirSync(cache).filter((name) => name !== 'absent-releases.json') : [],
     catalogWritten: existsSync(join(out, 'catalog.json.gz')),
   };
 }

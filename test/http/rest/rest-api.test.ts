@@ -40,10 +40,11 @@ describe('health, capabilities, sandbox', () => {
     expect(body).toMatchObject({ access: 'public', authentication: 'none', readOnly: true });
     expect(body.capabilities).toContain('listPublicCveRecords');
     // The seven operations of the spec and the compatible additions within v1.
-    expect(body.capabilities).toHaveLength(14);
+    expect(body.capabilities).toHaveLength(15);
     expect(body.capabilities).toEqual(
       expect.arrayContaining([
         'listPublicCveRecordChanges',
+        'streamPublicCveRecordChanges',
         'listNlwebSites',
         'exportPublicCveRecords',
         'getPublishedRecordsFeed',
