@@ -84,12 +84,12 @@ describe('the A2A client', () => {
     expect(text).not.toMatch(/Projects/);
   });
 
-  it('answers a misspelt project name with that project's records, and says which word matched nothing', async () => {
+  it("answers a misspelt project name with that project's records, and says which word matched nothing", async () => {
     // Before issue 26 a question with a word matching nothing answered nothing and named the projects it
     // might mean; now any word may match, so the misspelt name alone finds OpenSSL's records.
     const { text, data } = partsOf(await ask('opnssl xqzvwk'));
     expect(data.results.length).toBeGreaterThan(0);
-    expect(data.results[0].record.project).toBe('openssl');
+    expect(data.results[0]?.record.project).toBe('openssl');
     expect(text).toContain('nothing matches "xqzvwk"');
   });
 
