@@ -11,7 +11,7 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import type { Server } from './support.js';
+import { listeningServer, type Server } from './support.js';
 
 export const HAS_CALLGRIND = (() => {
   try {
@@ -47,30 +47,7 @@ function spawnUnderCallgrind(args: string[], outDir: string): Promise<Server> {
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer): void => {
-      output = (output + chunk.toString()).slice(-8192);
-      const match = /Server listening at (http:\/\/[^\s",]+)/.exec(output);
-      if (!match) return;
-      child.stdout!.off('data', onData);
-      child.stderr!.off('data', onData);
-      child.stdout!.resume();
-      child.stderr!.resume();
-      resolve({
-        url: match[1]!,
-        child,
-        stop: () =>
-          new Promise((done) => {
-            child.once('exit', () => done());
-            child.kill('SIGKILL');
-          }),
-      });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server under callgrind exited (${code}):\n${output}`)));
-  });
+  return listeningServer(child, 'SIGKILL', 'server under callgrind');
 }
 
 function control(pid: number, ...args: string[]): void {

@@ -17,10 +17,16 @@ export interface Server {
 /** Spawns a node script and waits for its "Server listening at" line. */
 export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Server> {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return listeningServer(child, 'SIGTERM', 'server');
+}
+
+/** The server `child` runs, once it prints "Server listening at"; `stop` sends it `stopSignal`. */
+export function listeningServer(child: ChildProcess, stopSignal: NodeJS.Signals, what: string): Promise<Server> {
+  // The last 8 KB only: a server under valgrind writes a lot before it listens.
   let output = '';
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
+      output = (output + chunk.toString()).slice(-8192);
       const match = /Server listening at (http:\/\/[^\s",]+)/.exec(output);
       if (!match) return;
       child.stdout!.off('data', onData);
@@ -33,13 +39,13 @@ export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promis
         stop: () =>
           new Promise((done) => {
             child.once('exit', () => done());
-            child.kill('SIGTERM');
+            child.kill(stopSignal);
           }),
       });
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${output}`)));
+    child.once('exit', (code) => reject(new Error(`${what} exited (${code}):\n${output}`)));
   });
 }
 

@@ -160,15 +160,20 @@ describe('SDK: abort and timeouts', () => {
       const { port } = server.address() as AddressInfo;
       return { baseUrl: `http://127.0.0.1:${port}`, connections: () => connections, close: () => server.close() };
     };
+    /** A client on `baseUrl` and the requests it sent, answered or not. */
+    const sendingClient = (baseUrl: string) => {
+      const sends: string[] = [];
+      const client = new CveRecordsClient({
+        baseUrl,
+        fetch: (input, init) => {
+          sends.push(String(input));
+          return fetch(input, init);
+        },
+      });
+      return { client, sends };
+    };
     const reused = await relay(false);
-    const sends: string[] = [];
-    const client = new CveRecordsClient({
-      baseUrl: reused.baseUrl,
-      fetch: (input, init) => {
-        sends.push(String(input));
-        return fetch(input, init);
-      },
-    });
+    const { client, sends } = sendingClient(reused.baseUrl);
     expect(await client.health()).toEqual({ status: 'ok' });
     // An idle gap, as between a script's calls: the connection goes back to the pool and is reused.
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -178,14 +183,7 @@ describe('SDK: abort and timeouts', () => {
     reused.close();
 
     const broken = await relay(true);
-    const counted: string[] = [];
-    const failing = new CveRecordsClient({
-      baseUrl: broken.baseUrl,
-      fetch: (input, init) => {
-        counted.push(String(input));
-        return fetch(input, init);
-      },
-    });
+    const { client: failing, sends: counted } = sendingClient(broken.baseUrl);
     await expect(failing.health()).rejects.toMatchObject({ status: 0, code: 'network_error' });
     expect(counted).toHaveLength(2);
     broken.close();
