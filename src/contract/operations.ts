@@ -134,7 +134,8 @@ export const operations: readonly Operation[] = [
     description:
       'Lists cleared CVE records in pages, newest first: by year, then by sequence number, both compared as numbers ' +
       '(CVE-2025-24530 before CVE-2024-10012 before CVE-2024-9048). `project` and `status` filter by exact match; ' +
-      '`severity`, `kev`, `cwe`, `published_since` and `published_before` by what the details say. ' +
+      '`severity`, `kev`, `cwe`, `published_since` and `published_before` by what the details say; `version`, `purl` and ' +
+      '`cpe` by the affected products the records list (a version as the CVE JSON 5 rules place it in their ranges). ' +
       'Pass `pagination.nextCursor` as `cursor`, with the same filters, until it is null; a cursor is bound to the ' +
       'filters it was issued for. Unknown or repeated query parameters are rejected with 400.',
     query: ListQuery,
