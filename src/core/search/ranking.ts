@@ -265,9 +265,10 @@ function bestByAnyWords(
     restCeiling[k] = restCeiling[k + 1]! + ceilings[order[k]!]!;
     restWeight[k] = restWeight[k + 1]! + weights[order[k]!]!;
   }
-  // The most a record can reach with `score` from the terms read, meeting `met` of them, and every term from the k-th on.
-  const reach = (score: number, met: number, k: number) =>
-    (score + restCeiling[k]!) * coordination(met + restWeight[k]!, all) * (1 + BOUND_MARGIN);
+  // The most a record can reach with `score` from the terms read, meeting `met` of them, and every term
+  // from the k-th on at its bound (its ceiling, or its bound in the run the record is in).
+  const reach = (score: number, met: number, k: number, bounds: Float64Array, weighed: Float64Array) =>
+    (score + bounds[k]!) * coordination(met + weighed[k]!, all) * (1 + BOUND_MARGIN);
   // What a record must reach to be kept: within the slack of the limit-th best so far.
   let floor = 0;
   // The terms before `driving` in `order` bring the records visited; a record with none of them cannot reach the floor.
@@ -275,14 +276,14 @@ function bestByAnyWords(
   const termScores = new Float64Array(plans.length);
   const candidates = new Candidates(plans);
   // Keeps the record if it can be among the best: its terms read from the highest ceiling down, and left
-  // as soon as the rest cannot lift it to the floor.
-  const consider = (position: number) => {
+  // as soon as the rest (at `bounds`, present with `weighed`, from the k-th term on) cannot lift it to the floor.
+  const consider = (position: number, bounds: Float64Array, weighed: Float64Array) => {
     if (!accept(position)) return;
     let score = 0;
     let met = 0;
     let weakest = 1;
     for (let k = 0; k < order.length; k++) {
-      if (reach(score, met, k) < floor) return;
+      if (reach(score, met, k, bounds, weighed) < floor) return;
       const t = order[k]!;
       const termScore = scorer.termScore(t, position);
       termScores[t] = termScore;
@@ -303,17 +304,20 @@ function bestByAnyWords(
     if (kept.length < limit) return;
     floor = kept[limit - 1]!.key - slack;
     while (kept[kept.length - 1]!.key < floor) kept.pop();
-    while (driving > 0 && reach(0, 0, driving - 1) < floor) candidates.drop(order[--driving]!);
+    while (driving > 0 && reach(0, 0, driving - 1, restCeiling, restWeight) < floor) candidates.drop(order[--driving]!);
   };
 
   // First the records of each list's blocks with the highest maxima, the likeliest to be among the best,
   // so the floor is high before the lists are walked; then every other record, in order.
   const seeds = candidates.promising();
-  for (const position of seeds) consider(position);
+  for (const position of seeds) consider(position, restCeiling, restWeight);
   scorer.rewind();
   let seed = 0;
-  // Records up to here lie in a run whose bound was checked and found to reach the floor.
+  // Records up to here lie in a run whose bound was checked and found to reach the floor; what the terms
+  // from the k-th on can add at most to a record of the run (from their blocks' maxima), and weigh.
   let checkedTo = -1;
+  const runBounds = new Float64Array(order.length + 1);
+  const runWeights = new Float64Array(order.length + 1);
   for (let position = candidates.next(); position >= 0; position = candidates.next()) {
     while (seed < seeds.length && seeds[seed]! < position) seed++;
     if (seeds[seed] === position) continue;
@@ -321,22 +325,20 @@ function bestByAnyWords(
       // The run to the end of the nearest block of the lists read: when the highest scores of every
       // word in the blocks it spans (text-index.ts) cannot reach the floor, none of its records is read.
       const end = candidates.blockEnd(position);
-      let bound = 0;
-      let present = 0;
-      plans.forEach((plan, t) => {
-        const term = termBound(plan, position, end);
-        if (term > 0) {
-          bound += term;
-          present += weights[t]!;
-        }
-      });
-      if (bound * coordination(present, all) * (1 + BOUND_MARGIN) < floor) {
+      for (let k = order.length - 1; k >= 0; k--) {
+        const t = order[k]!;
+        const bound = termBound(plans[t]!, position, end);
+        runBounds[k] = runBounds[k + 1]! + bound;
+        runWeights[k] = runWeights[k + 1]! + (bound > 0 ? weights[t]! : 0);
+      }
+      if (reach(0, 0, 0, runBounds, runWeights) < floor) {
         candidates.skipPast(end);
         continue;
       }
       checkedTo = end;
     }
-    consider(position);
+    if (position <= checkedTo) consider(position, runBounds, runWeights);
+    else consider(position, restCeiling, restWeight);
   }
   return kept;
 }
@@ -429,9 +431,15 @@ class TermScorer {
   }
 }
 
+/** The word of a spelling held by the fewest records: only its records can have every word. */
+function rarestWord(form: readonly (readonly WordOption[])[]): readonly WordOption[] {
+  const records = (options: readonly WordOption[]) => options.reduce((sum, option) => sum + option.postings.docs.length, 0);
+  return form.reduce((rarest, options) => (records(options) < records(rarest) ? options : rarest));
+}
+
 /**
- * The records that may meet the terms still asked for, ascending, each once: those holding a first word
- * of one of a term's spellings. The lists are merged as they are read (a heap of their next records), so
+ * The records that may meet the terms still asked for, ascending, each once: those holding the rarest
+ * word of one of a term's spellings. The lists are merged as they are read (a heap of their next records), so
  * a term dropped on the way (it can no longer bring a record to the floor) stops costing anything.
  */
 class Candidates {
@@ -447,7 +455,7 @@ class Candidates {
   constructor(plans: readonly TermPlan[]) {
     plans.forEach((plan, t) => {
       for (const form of plan) {
-        for (const option of form[0]!) {
+        for (const option of rarestWord(form)) {
           if (option.postings.docs.length === 0) continue;
           this.lists.push(option.postings.docs);
           this.blockMaxima.push(option.postings.blockMax);
