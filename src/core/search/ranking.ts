@@ -76,9 +76,15 @@ const NOT_PUBLIC = STATUS_CODES.indexOf('assigned-no-public-record');
  * Scores are rounded to four decimals and ties go to listing order (top-hits.ts), so a record whose
  * relevance is a little below the last kept one may still tie it once scaled and rounded, and come first.
  * A scaled score moves by at most (the text band) / (lowest word weight) times a relevance's share of
- * the best, so records within this share of the most a query can score are kept as well.
+ * the best, so records within this share of the best relevance are kept as well.
  */
 const TIE_SHARE = 1e-4 / (SCORE_BANDS.text * Math.min(...Object.values(WORD_WEIGHT)));
+/**
+ * The best relevance is known only at the end. While the likeliest records are read first, it is at most
+ * what the query can score (every term at its ceiling); then it is taken as this multiple of the best
+ * found in them, and should the best end above that, the records are ranked again with the best known.
+ */
+const TIE_GROWTH = 32;
 
 /** Blocks of each candidate list read before the rest, and the most records read so. */
 const SEED_BLOCKS = 2;
@@ -250,13 +256,19 @@ function bestByAnyWords(
   accept: (position: number) => boolean,
   setBack: (position: number) => boolean,
   limit: number,
+  knownBest?: number,
 ): Scored[] {
   const kept: Scored[] = [];
   if (limit <= 0) return kept;
   const scorer = new TermScorer(plans);
-  const ceilings = plans.map(termCeiling);
-  const slack = TIE_SHARE * ceilings.reduce((sum, ceiling) => sum + ceiling, 0);
+  const ceilings = Float64Array.from(plans, termCeiling);
+  // What the best relevance is taken to be, at most (TIE_GROWTH).
+  let assumedBest = knownBest ?? ceilings.reduce((sum, ceiling) => sum + ceiling, 0);
   const all = weights.reduce((sum, weight) => sum + weight, 0);
+  // The most a record can reach with `score` from the terms read, meeting `met` of them, when the terms
+  // left can add `rest` and weigh `weighed`.
+  const reach = (score: number, met: number, rest: number, weighed: number) =>
+    (score + rest) * coordination(met + weighed, all) * (1 + BOUND_MARGIN);
   // Terms from the highest ceiling down; what the terms from the k-th on can add at most, and weigh.
   const order = plans.map((_, t) => t).sort((a, b) => ceilings[b]! - ceilings[a]! || a - b);
   const restCeiling = new Float64Array(order.length + 1);
@@ -265,26 +277,55 @@ function bestByAnyWords(
     restCeiling[k] = restCeiling[k + 1]! + ceilings[order[k]!]!;
     restWeight[k] = restWeight[k + 1]! + weights[order[k]!]!;
   }
-  // The most a record can reach with `score` from the terms read, meeting `met` of them, and every term
-  // from the k-th on at its bound (its ceiling, or its bound in the run the record is in).
-  const reach = (score: number, met: number, k: number, bounds: Float64Array, weighed: Float64Array) =>
-    (score + bounds[k]!) * coordination(met + weighed[k]!, all) * (1 + BOUND_MARGIN);
-  // What a record must reach to be kept: within the slack of the limit-th best so far.
+  // What a record must reach to be kept: the limit-th best so far, less TIE_SHARE of the best.
   let floor = 0;
+  const raiseFloor = () => {
+    floor = kept[limit - 1]!.key - TIE_SHARE * assumedBest;
+    while (kept[kept.length - 1]!.key < floor) kept.pop();
+    while (driving > 0 && reach(0, 0, restCeiling[driving - 1]!, restWeight[driving - 1]!) < floor) {
+      const t = order[--driving]!;
+      if (t !== required) candidates.drop(t);
+    }
+    // A term no record can reach the floor without: only its records are visited, those of the rarest such
+    // term whose records are still read.
+    for (let t = 0; t < plans.length; t++) {
+      if (!candidates.reading(t) || reach(0, 0, restCeiling[0]! - ceilings[t]!, restWeight[0]! - weights[t]!) >= floor) continue;
+      if (required < 0 || candidates.size(t) < candidates.size(required)) required = t;
+    }
+    if (required >= 0) candidates.keepOnly(required);
+  };
   // The terms before `driving` in `order` bring the records visited; a record with none of them cannot reach the floor.
   let driving = order.length;
+  // A term every record kept must meet, once known: then only its records are visited.
+  let required = -1;
   const termScores = new Float64Array(plans.length);
   const candidates = new Candidates(plans);
-  // Keeps the record if it can be among the best: its terms read from the highest ceiling down, and left
-  // as soon as the rest (at `bounds`, present with `weighed`, from the k-th term on) cannot lift it to the floor.
-  const consider = (position: number, bounds: Float64Array, weighed: Float64Array) => {
+  const mayMeet = new Int32Array(plans.length);
+  // Keeps the record if it can be among the best. Its terms are those it may meet (a term whose records
+  // are visited meets only the records visited through it), at most at `bounds` (their ceilings, or their
+  // bounds in the run the record is in); they are read from the highest ceiling down, and the record is
+  // left as soon as the terms left cannot lift it to the floor.
+  const consider = (position: number, bounds: Float64Array, visited: boolean) => {
     if (!accept(position)) return;
+    let rest = 0;
+    let weighed = 0;
+    let count = 0;
+    for (let k = 0; k < order.length; k++) {
+      const t = order[k]!;
+      termScores[t] = 0;
+      if (bounds[t] === 0 || (visited && !candidates.mayMeet(t))) continue;
+      mayMeet[count++] = t;
+      rest += bounds[t]!;
+      weighed += weights[t]!;
+    }
     let score = 0;
     let met = 0;
     let weakest = 1;
-    for (let k = 0; k < order.length; k++) {
-      if (reach(score, met, k, bounds, weighed) < floor) return;
-      const t = order[k]!;
+    for (let i = 0; i < count; i++) {
+      if (reach(score, met, rest, weighed) < floor) return;
+      const t = mayMeet[i]!;
+      rest -= bounds[t]!;
+      weighed -= weights[t]!;
       const termScore = scorer.termScore(t, position);
       termScores[t] = termScore;
       if (termScore === 0) continue;
@@ -301,23 +342,24 @@ function bestByAnyWords(
     let at = kept.length;
     while (at > 0 && kept[at - 1]!.key < key) at--;
     kept.splice(at, 0, { position, key, quality: weakest });
-    if (kept.length < limit) return;
-    floor = kept[limit - 1]!.key - slack;
-    while (kept[kept.length - 1]!.key < floor) kept.pop();
-    while (driving > 0 && reach(0, 0, driving - 1, restCeiling, restWeight) < floor) candidates.drop(order[--driving]!);
+    if (kept.length >= limit) raiseFloor();
   };
 
   // First the records of each list's blocks with the highest maxima, the likeliest to be among the best,
   // so the floor is high before the lists are walked; then every other record, in order.
   const seeds = candidates.promising();
-  for (const position of seeds) consider(position, restCeiling, restWeight);
+  for (const position of seeds) consider(position, ceilings, false);
   scorer.rewind();
+  const guessed = knownBest === undefined && kept.length > 0;
+  if (guessed) {
+    assumedBest = Math.min(assumedBest, TIE_GROWTH * kept[0]!.key);
+    if (kept.length >= limit) raiseFloor();
+  }
   let seed = 0;
-  // Records up to here lie in a run whose bound was checked and found to reach the floor; what the terms
-  // from the k-th on can add at most to a record of the run (from their blocks' maxima), and weigh.
+  // Records up to here lie in a run whose bound was checked and found to reach the floor; what each term
+  // can add at most to a record of the run (from its blocks' maxima).
   let checkedTo = -1;
-  const runBounds = new Float64Array(order.length + 1);
-  const runWeights = new Float64Array(order.length + 1);
+  const runBounds = new Float64Array(plans.length);
   for (let position = candidates.next(); position >= 0; position = candidates.next()) {
     while (seed < seeds.length && seeds[seed]! < position) seed++;
     if (seeds[seed] === position) continue;
@@ -325,21 +367,25 @@ function bestByAnyWords(
       // The run to the end of the nearest block of the lists read: when the highest scores of every
       // word in the blocks it spans (text-index.ts) cannot reach the floor, none of its records is read.
       const end = candidates.blockEnd(position);
-      for (let k = order.length - 1; k >= 0; k--) {
-        const t = order[k]!;
-        const bound = termBound(plans[t]!, position, end);
-        runBounds[k] = runBounds[k + 1]! + bound;
-        runWeights[k] = runWeights[k + 1]! + (bound > 0 ? weights[t]! : 0);
-      }
-      if (reach(0, 0, 0, runBounds, runWeights) < floor) {
+      let bound = 0;
+      let present = 0;
+      plans.forEach((plan, t) => {
+        runBounds[t] = termBound(plan, position, end);
+        if (runBounds[t]! > 0) {
+          bound += runBounds[t]!;
+          present += weights[t]!;
+        }
+      });
+      if (reach(0, 0, bound, present) < floor) {
         candidates.skipPast(end);
         continue;
       }
       checkedTo = end;
     }
-    if (position <= checkedTo) consider(position, runBounds, runWeights);
-    else consider(position, restCeiling, restWeight);
+    consider(position, position <= checkedTo ? runBounds : ceilings, true);
   }
+  const best = kept[0]?.key ?? 0;
+  if (guessed && best > assumedBest) return bestByAnyWords(plans, weights, accept, setBack, limit, best);
   return kept;
 }
 
@@ -451,6 +497,10 @@ class Candidates {
   /** Lists not yet read to the end, as a binary heap on their next record. */
   private readonly heap: number[];
   private readonly dropped: boolean[];
+  /** For each term, the last call of next whose record one of its lists held. */
+  private readonly found: Int32Array;
+  private readonly sizes: Int32Array;
+  private round = 0;
 
   constructor(plans: readonly TermPlan[]) {
     plans.forEach((plan, t) => {
@@ -465,6 +515,11 @@ class Candidates {
     });
     this.at = new Int32Array(this.lists.length);
     this.dropped = plans.map(() => false);
+    this.found = new Int32Array(plans.length);
+    this.sizes = new Int32Array(plans.length);
+    this.lists.forEach((list, i) => {
+      this.sizes[this.terms[i]!]! += list.length;
+    });
     this.heap = [];
     for (let list = 0; list < this.lists.length; list++) this.push(list);
   }
@@ -511,15 +566,39 @@ class Candidates {
     return union(picked);
   }
 
+  /**
+   * Whether the record last read may meet the term: not when the term's lists are read and none of them
+   * holds it (a dropped term's lists are no longer read, so it may).
+   */
+  mayMeet(term: number): boolean {
+    return this.dropped[term]! || this.found[term] === this.round;
+  }
+
   /** Stops reading the term's lists. */
   drop(term: number): void {
     this.dropped[term] = true;
+  }
+
+  /** Whether the term's lists are still read. */
+  reading(term: number): boolean {
+    return !this.dropped[term];
+  }
+
+  /** Stops reading every other term's lists. */
+  keepOnly(term: number): void {
+    for (let other = 0; other < this.dropped.length; other++) if (other !== term) this.dropped[other] = true;
+  }
+
+  /** How many postings the term's lists hold. */
+  size(term: number): number {
+    return this.sizes[term]!;
   }
 
   /** The next record, or -1 when none is left. */
   next(): number {
     const { heap, lists, at } = this;
     let position = -1;
+    this.round++;
     while (heap.length > 0) {
       const list = heap[0]!;
       if (this.dropped[this.terms[list]!]) {
@@ -529,6 +608,7 @@ class Candidates {
       const doc = lists[list]![at[list]!]!;
       if (position >= 0 && doc !== position) break;
       position = doc;
+      this.found[this.terms[list]!] = this.round;
       if (++at[list]! < lists[list]!.length) this.siftDown(0);
       else this.popTop();
     }
