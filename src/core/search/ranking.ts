@@ -286,13 +286,13 @@ function bestByAnyWords(
       const t = order[--driving]!;
       if (t !== required) candidates.drop(t);
     }
-    // A term no record can reach the floor without: only its records are visited, those of the rarest such
-    // term whose records are still read.
+    // A term no record can reach the floor without: only its records are visited, those of the rarest such term.
+    const before = required;
     for (let t = 0; t < plans.length; t++) {
-      if (!candidates.reading(t) || reach(0, 0, restCeiling[0]! - ceilings[t]!, restWeight[0]! - weights[t]!) >= floor) continue;
+      if (reach(0, 0, restCeiling[0]! - ceilings[t]!, restWeight[0]! - weights[t]!) >= floor) continue;
       if (required < 0 || candidates.size(t) < candidates.size(required)) required = t;
     }
-    if (required >= 0) candidates.keepOnly(required);
+    if (required !== before) candidates.keepOnly(required);
   };
   // The terms before `driving` in `order` bring the records visited; a record with none of them cannot reach the floor.
   let driving = order.length;
@@ -501,6 +501,8 @@ class Candidates {
   private readonly found: Int32Array;
   private readonly sizes: Int32Array;
   private round = 0;
+  /** The record next returned last (-1 before the first). */
+  private last = -1;
 
   constructor(plans: readonly TermPlan[]) {
     plans.forEach((plan, t) => {
@@ -579,14 +581,16 @@ class Candidates {
     this.dropped[term] = true;
   }
 
-  /** Whether the term's lists are still read. */
-  reading(term: number): boolean {
-    return !this.dropped[term];
-  }
-
-  /** Stops reading every other term's lists. */
+  /** Reads the term's lists alone from here on (from the record after the last read), even if dropped before. */
   keepOnly(term: number): void {
-    for (let other = 0; other < this.dropped.length; other++) if (other !== term) this.dropped[other] = true;
+    this.dropped.fill(true);
+    this.dropped[term] = false;
+    this.heap.length = 0;
+    this.lists.forEach((docs, list) => {
+      if (this.terms[list] !== term) return;
+      this.at[list] = seekForward(docs, this.at[list]!, this.last + 1);
+      if (this.at[list]! < docs.length) this.push(list);
+    });
   }
 
   /** How many postings the term's lists hold. */
@@ -612,6 +616,7 @@ class Candidates {
       if (++at[list]! < lists[list]!.length) this.siftDown(0);
       else this.popTop();
     }
+    if (position >= 0) this.last = position;
     return position;
   }
 
