@@ -68,6 +68,13 @@ const UNINDEXED_NAMING_SCORE = 10;
  */
 const NAMING_COORDINATION = 2;
 
+/**
+ * Indexed words a question's words may stand for, shared among them: a word stretches to up to 20 by its
+ * start or a typo (vocabulary.ts), and a question of 32 such words would read 640 words' records. Two
+ * each at least (a word and its plural).
+ */
+const QUERY_EXPANSIONS = 64;
+
 /** Cleared ids without a public record have no text; behind published records, unless status is asked. */
 const NOT_PUBLIC_WEIGHT = 0.5;
 const NOT_PUBLIC = STATUS_CODES.indexOf('assigned-no-public-record');
@@ -123,7 +130,8 @@ export function rankByWords(
   // A word that names a project as spelled is explained; guessing other words for it only adds noise
   // ("nodejs" names Node.js, and is no typo of "nodes").
   const spelledNames = new Set(named.flatMap((match) => (match.kind === 'exact' || match.kind === 'alias' ? match.terms : [])));
-  const textPlans = terms.map((term, t) => planTerm(index, term, spelledNames.has(t), explanation));
+  const stretch = Math.max(2, Math.floor(QUERY_EXPANSIONS / terms.length));
+  const textPlans = terms.map((term, t) => planTerm(index, term, spelledNames.has(t), stretch, explanation));
   const namedTerms = new Set(named.flatMap((match) => match.terms));
   const known = terms.flatMap((_, t) => (textPlans[t]!.length > 0 || namedTerms.has(t) ? [t] : []));
   const unknown = terms.filter((_, t) => !known.includes(t));
@@ -191,12 +199,12 @@ function constantPostings(docs: Positions, score: number): Postings {
 }
 
 /**
- * The indexed words that stand for each word of each spelling; a spelling with an unknown word is
- * dropped, and so is one needing a guessed word when `spelledOnly`.
+ * The indexed words that stand for each word of each spelling, at most `stretch` of them; a spelling
+ * with an unknown word is dropped, and so is one needing a guessed word when `spelledOnly`.
  */
-function planTerm(index: SearchIndex, term: QueryTerm, spelledOnly: boolean, explanation: string[]): TermPlan {
+function planTerm(index: SearchIndex, term: QueryTerm, spelledOnly: boolean, stretch: number, explanation: string[]): TermPlan {
   return term.forms.flatMap((form, f) => {
-    const matches = form.map((word) => index.vocabulary.match(word));
+    const matches = form.map((word) => stretched(index.vocabulary.match(word), stretch));
     if (matches.some((match) => match === undefined || (spelledOnly && match.kind !== 'exact'))) return [];
     return [
       (matches as WordMatch[]).map((match, w) => {
@@ -208,6 +216,11 @@ function planTerm(index: SearchIndex, term: QueryTerm, spelledOnly: boolean, exp
       }),
     ];
   });
+}
+
+/** The match with its most frequent `stretch` indexed words. */
+function stretched(match: WordMatch | undefined, stretch: number): WordMatch | undefined {
+  return match && match.terms.length > stretch ? { ...match, terms: match.terms.slice(0, stretch) } : match;
 }
 
 /** The most a term can add to a record between two positions (0: no record between them has it). */
@@ -269,66 +282,49 @@ function bestByAnyWords(
   // left can add `rest` and weigh `weighed`.
   const reach = (score: number, met: number, rest: number, weighed: number) =>
     (score + rest) * coordination(met + weighed, all) * (1 + BOUND_MARGIN);
-  // Terms from the highest ceiling down; what the terms from the k-th on can add at most, and weigh.
+  // Terms from the highest ceiling down: a record's terms are read in this order.
   const order = plans.map((_, t) => t).sort((a, b) => ceilings[b]! - ceilings[a]! || a - b);
-  const restCeiling = new Float64Array(order.length + 1);
-  const restWeight = new Float64Array(order.length + 1);
-  for (let k = order.length - 1; k >= 0; k--) {
-    restCeiling[k] = restCeiling[k + 1]! + ceilings[order[k]!]!;
-    restWeight[k] = restWeight[k + 1]! + weights[order[k]!]!;
-  }
   // What a record must reach to be kept: the limit-th best so far, less TIE_SHARE of the best.
   let floor = 0;
   const raiseFloor = () => {
     floor = kept[limit - 1]!.key - TIE_SHARE * assumedBest;
     while (kept[kept.length - 1]!.key < floor) kept.pop();
-    while (driving > 0 && reach(0, 0, restCeiling[driving - 1]!, restWeight[driving - 1]!) < floor) {
-      const t = order[--driving]!;
-      if (t !== required) candidates.drop(t);
-    }
-    // A term no record can reach the floor without: only its records are visited, those of the rarest such term.
-    const before = required;
-    for (let t = 0; t < plans.length; t++) {
-      if (reach(0, 0, restCeiling[0]! - ceilings[t]!, restWeight[0]! - weights[t]!) >= floor) continue;
-      if (required < 0 || candidates.size(t) < candidates.size(required)) required = t;
-    }
-    if (required !== before) candidates.keepOnly(required);
   };
-  // The terms before `driving` in `order` bring the records visited; a record with none of them cannot reach the floor.
-  let driving = order.length;
-  // A term every record kept must meet, once known: then only its records are visited.
-  let required = -1;
-  const termScores = new Float64Array(plans.length);
-  const candidates = new Candidates(plans);
-  const mayMeet = new Int32Array(plans.length);
-  // Keeps the record if it can be among the best. Its terms are those it may meet (a term whose records
-  // are visited meets only the records visited through it), at most at `bounds` (their ceilings, or their
-  // bounds in the run the record is in); they are read from the highest ceiling down, and the record is
-  // left as soon as the terms left cannot lift it to the floor.
-  const consider = (position: number, bounds: Float64Array, visited: boolean) => {
+  const candidates = new Candidates(plans, order, ceilings, weights, (bound, weighed) => reach(0, 0, bound, weighed) >= floor);
+  // The terms a record met, in the terms' own order, with their scores.
+  const metTerms = new Int32Array(plans.length);
+  const metScores = new Float64Array(plans.length);
+  // Keeps the record if it can be among the best. Its terms are `terms` (the first `count`, from the
+  // highest ceiling down: every term, or those whose lists hold the record), at most at `bounds` (their
+  // ceilings, or their bounds in the run the record is in); the record is left as soon as the terms
+  // left cannot lift it to the floor.
+  const consider = (position: number, bounds: Float64Array, terms: Int32Array, count: number) => {
     if (!accept(position)) return;
     let rest = 0;
     let weighed = 0;
-    let count = 0;
-    for (let k = 0; k < order.length; k++) {
-      const t = order[k]!;
-      termScores[t] = 0;
-      if (bounds[t] === 0 || (visited && !candidates.mayMeet(t))) continue;
-      mayMeet[count++] = t;
-      rest += bounds[t]!;
-      weighed += weights[t]!;
+    for (let i = 0; i < count; i++) {
+      rest += bounds[terms[i]!]!;
+      weighed += weights[terms[i]!]!;
     }
     let score = 0;
     let met = 0;
     let weakest = 1;
+    let metCount = 0;
     for (let i = 0; i < count; i++) {
       if (reach(score, met, rest, weighed) < floor) return;
-      const t = mayMeet[i]!;
+      const t = terms[i]!;
       rest -= bounds[t]!;
       weighed -= weights[t]!;
+      if (bounds[t] === 0) continue;
       const termScore = scorer.termScore(t, position);
-      termScores[t] = termScore;
       if (termScore === 0) continue;
+      let at = metCount++;
+      for (; at > 0 && metTerms[at - 1]! > t; at--) {
+        metTerms[at] = metTerms[at - 1]!;
+        metScores[at] = metScores[at - 1]!;
+      }
+      metTerms[at] = t;
+      metScores[at] = termScore;
       score += termScore;
       met += weights[t]!;
       weakest = Math.min(weakest, scorer.quality);
@@ -336,7 +332,7 @@ function bestByAnyWords(
     if (score === 0) return;
     // Summed in the terms' own order, as a full evaluation sums them, so equal records score equal to the bit.
     let sum = 0;
-    for (let t = 0; t < plans.length; t++) sum += termScores[t]!;
+    for (let i = 0; i < metCount; i++) sum += metScores[i]!;
     const key = sum * coordination(met, all) * weakest * (setBack(position) ? NOT_PUBLIC_WEIGHT : 1);
     if (key < floor) return;
     let at = kept.length;
@@ -348,7 +344,8 @@ function bestByAnyWords(
   // First the records of each list's blocks with the highest maxima, the likeliest to be among the best,
   // so the floor is high before the lists are walked; then every other record, in order.
   const seeds = candidates.promising();
-  for (const position of seeds) consider(position, ceilings, false);
+  const everyTerm = Int32Array.from(order);
+  for (const position of seeds) consider(position, ceilings, everyTerm, everyTerm.length);
   scorer.rewind();
   const guessed = knownBest === undefined && kept.length > 0;
   if (guessed) {
@@ -366,23 +363,28 @@ function bestByAnyWords(
     if (floor > 0 && position > checkedTo) {
       // The run to the end of the nearest block of the lists read: when the highest scores of every
       // word in the blocks it spans (text-index.ts) cannot reach the floor, none of its records is read.
+      // The terms are bounded from the highest ceiling down, until those bounded may reach it: the others
+      // keep their ceilings.
       const end = candidates.blockEnd(position);
+      runBounds.set(ceilings);
       let bound = 0;
       let present = 0;
-      plans.forEach((plan, t) => {
-        runBounds[t] = termBound(plan, position, end);
-        if (runBounds[t]! > 0) {
-          bound += runBounds[t]!;
-          present += weights[t]!;
-        }
-      });
-      if (reach(0, 0, bound, present) < floor) {
+      let reached = false;
+      for (let k = 0; k < order.length && !reached; k++) {
+        const t = order[k]!;
+        runBounds[t] = termBound(plans[t]!, position, end);
+        if (runBounds[t] === 0) continue;
+        bound += runBounds[t]!;
+        present += weights[t]!;
+        reached = reach(0, 0, bound, present) >= floor;
+      }
+      if (!reached) {
         candidates.skipPast(end);
         continue;
       }
       checkedTo = end;
     }
-    consider(position, position <= checkedTo ? runBounds : ceilings, true);
+    consider(position, position <= checkedTo ? runBounds : ceilings, candidates.found, candidates.foundCount);
   }
   const best = kept[0]?.key ?? 0;
   if (guessed && best > assumedBest) return bestByAnyWords(plans, weights, accept, setBack, limit, best);
@@ -484,9 +486,12 @@ function rarestWord(form: readonly (readonly WordOption[])[]): readonly WordOpti
 }
 
 /**
- * The records that may meet the terms still asked for, ascending, each once: those holding the rarest
- * word of one of a term's spellings. The lists are merged as they are read (a heap of their next records), so
- * a term dropped on the way (it can no longer bring a record to the floor) stops costing anything.
+ * The records that may meet the terms and reach the floor, ascending, each once, by WAND: a term's
+ * records are among those holding the rarest word of one of its spellings, so the lists of those words
+ * are read side by side, ordered by their next record. A record before the next record of the k-th list
+ * can only meet the terms of the lists before it; while those terms at their ceilings cannot reach the
+ * floor, those lists skip to the k-th's next record. Words that many records hold are read only where
+ * records holding enough of the other words are.
  */
 class Candidates {
   private readonly lists: Int32Array[] = [];
@@ -494,17 +499,25 @@ class Candidates {
   /** The term of each list. */
   private readonly terms: number[] = [];
   private readonly at: Int32Array;
-  /** Lists not yet read to the end, as a binary heap on their next record. */
-  private readonly heap: number[];
-  private readonly dropped: boolean[];
-  /** For each term, the last call of next whose record one of its lists held. */
-  private readonly found: Int32Array;
-  private readonly sizes: Int32Array;
+  /** Lists not yet read to the end, by their next record. */
+  private readonly live: number[];
+  /** The terms whose lists hold the record next returned last (the first foundCount), from the highest ceiling down. */
+  readonly found: Int32Array;
+  foundCount = 0;
+  /** Each term's place in the order of ceilings. */
+  private readonly rank: Int32Array;
+  /** For each term, the last round of next that counted it. */
+  private readonly counted: Int32Array;
   private round = 0;
-  /** The record next returned last (-1 before the first). */
-  private last = -1;
 
-  constructor(plans: readonly TermPlan[]) {
+  constructor(
+    plans: readonly TermPlan[],
+    order: readonly number[],
+    private readonly ceilings: Float64Array,
+    private readonly weights: readonly number[],
+    /** Whether a record meeting terms that add at most `bound` and weigh `weighed` may reach the floor. */
+    private readonly reaches: (bound: number, weighed: number) => boolean,
+  ) {
     plans.forEach((plan, t) => {
       for (const form of plan) {
         for (const option of rarestWord(form)) {
@@ -516,14 +529,65 @@ class Candidates {
       }
     });
     this.at = new Int32Array(this.lists.length);
-    this.dropped = plans.map(() => false);
     this.found = new Int32Array(plans.length);
-    this.sizes = new Int32Array(plans.length);
-    this.lists.forEach((list, i) => {
-      this.sizes[this.terms[i]!]! += list.length;
+    this.rank = new Int32Array(plans.length);
+    order.forEach((t, k) => {
+      this.rank[t] = k;
     });
-    this.heap = [];
-    for (let list = 0; list < this.lists.length; list++) this.push(list);
+    this.counted = new Int32Array(plans.length);
+    this.live = this.lists.map((_, list) => list);
+    this.sort();
+  }
+
+  /** The next record that may reach the floor, or -1 when none is left. */
+  next(): number {
+    const { lists, at, terms } = this;
+    const { live } = this;
+    for (;;) {
+      // The pivot: the first list whose terms, with those of the lists before it, may reach the floor.
+      let bound = 0;
+      let weighed = 0;
+      let pivot = -1;
+      this.round++;
+      for (let i = 0; i < live.length; i++) {
+        const t = terms[live[i]!]!;
+        if (this.counted[t] === this.round) continue;
+        this.counted[t] = this.round;
+        bound += this.ceilings[t]!;
+        weighed += this.weights[t]!;
+        if (this.reaches(bound, weighed)) {
+          pivot = i;
+          break;
+        }
+      }
+      if (pivot < 0) {
+        live.length = 0;
+        return -1;
+      }
+      const position = this.head(live[pivot]!);
+      if (this.head(live[0]!) === position) {
+        // Every list before the pivot is at its record: it is read, with every other list holding it.
+        this.round++;
+        this.foundCount = 0;
+        for (let i = 0; i < live.length && this.head(live[i]!) === position; i++) {
+          const list = live[i]!;
+          at[list]!++;
+          const t = terms[list]!;
+          if (this.counted[t] === this.round) continue;
+          this.counted[t] = this.round;
+          let k = this.foundCount++;
+          for (; k > 0 && this.rank[this.found[k - 1]!]! > this.rank[t]!; k--) this.found[k] = this.found[k - 1]!;
+          this.found[k] = t;
+        }
+        this.refresh();
+        return position;
+      }
+      for (let i = 0; i < pivot; i++) {
+        const list = live[i]!;
+        at[list] = seekForward(lists[list]!, at[list]!, position);
+      }
+      this.refresh();
+    }
   }
 
   /**
@@ -532,8 +596,7 @@ class Candidates {
    */
   blockEnd(position: number): number {
     let end = Number.MAX_SAFE_INTEGER;
-    for (const list of this.heap) {
-      if (this.dropped[this.terms[list]!]) continue;
+    for (const list of this.live) {
       const docs = this.lists[list]!;
       end = Math.min(end, docs[Math.min(docs.length, (Math.floor(this.at[list]! / BLOCK) + 1) * BLOCK) - 1]!);
     }
@@ -542,12 +605,8 @@ class Candidates {
 
   /** Moves every list past `position`. */
   skipPast(position: number): void {
-    const lists = this.heap.splice(0);
-    for (const list of lists) {
-      if (this.dropped[this.terms[list]!]) continue;
-      this.at[list] = seekForward(this.lists[list]!, this.at[list]!, position + 1);
-      if (this.at[list]! < this.lists[list]!.length) this.push(list);
-    }
+    for (const list of this.live) this.at[list] = seekForward(this.lists[list]!, this.at[list]!, position + 1);
+    this.refresh();
   }
 
   /**
@@ -568,96 +627,32 @@ class Candidates {
     return union(picked);
   }
 
-  /**
-   * Whether the record last read may meet the term: not when the term's lists are read and none of them
-   * holds it (a dropped term's lists are no longer read, so it may).
-   */
-  mayMeet(term: number): boolean {
-    return this.dropped[term]! || this.found[term] === this.round;
-  }
-
-  /** Stops reading the term's lists. */
-  drop(term: number): void {
-    this.dropped[term] = true;
-  }
-
-  /** Reads the term's lists alone from here on (from the record after the last read), even if dropped before. */
-  keepOnly(term: number): void {
-    this.dropped.fill(true);
-    this.dropped[term] = false;
-    this.heap.length = 0;
-    this.lists.forEach((docs, list) => {
-      if (this.terms[list] !== term) return;
-      this.at[list] = seekForward(docs, this.at[list]!, this.last + 1);
-      if (this.at[list]! < docs.length) this.push(list);
-    });
-  }
-
-  /** How many postings the term's lists hold. */
-  size(term: number): number {
-    return this.sizes[term]!;
-  }
-
-  /** The next record, or -1 when none is left. */
-  next(): number {
-    const { heap, lists, at } = this;
-    let position = -1;
-    this.round++;
-    while (heap.length > 0) {
-      const list = heap[0]!;
-      if (this.dropped[this.terms[list]!]) {
-        this.popTop();
-        continue;
-      }
-      const doc = lists[list]![at[list]!]!;
-      if (position >= 0 && doc !== position) break;
-      position = doc;
-      this.found[this.terms[list]!] = this.round;
-      if (++at[list]! < lists[list]!.length) this.siftDown(0);
-      else this.popTop();
-    }
-    if (position >= 0) this.last = position;
-    return position;
-  }
-
   private head(list: number): number {
     return this.lists[list]![this.at[list]!]!;
   }
 
-  private push(list: number): void {
-    const { heap } = this;
-    let i = heap.length;
-    heap.push(list);
-    while (i > 0) {
-      const parent = (i - 1) >>> 1;
-      if (this.head(heap[parent]!) <= this.head(list)) break;
-      heap[i] = heap[parent]!;
-      i = parent;
-    }
-    heap[i] = list;
+  /** Drops the lists read to the end and orders the others by their next record again. */
+  private refresh(): void {
+    const { live } = this;
+    let kept = 0;
+    for (const list of live) if (this.at[list]! < this.lists[list]!.length) live[kept++] = list;
+    live.length = kept;
+    this.sort();
   }
 
-  private popTop(): void {
-    const last = this.heap.pop()!;
-    if (this.heap.length === 0) return;
-    this.heap[0] = last;
-    this.siftDown(0);
-  }
-
-  private siftDown(from: number): void {
-    const { heap } = this;
-    const list = heap[from]!;
-    const key = this.head(list);
-    let i = from;
-    for (;;) {
-      let child = 2 * i + 1;
-      if (child >= heap.length) break;
-      if (child + 1 < heap.length && this.head(heap[child + 1]!) < this.head(heap[child]!)) child++;
-      if (this.head(heap[child]!) >= key) break;
-      heap[i] = heap[child]!;
-      i = child;
+  /** By next record (insertion sort: the order changes little between two calls). */
+  private sort(): void {
+    const { live } = this;
+    for (let i = 1; i < live.length; i++) {
+      const list = live[i]!;
+      const head = this.head(list);
+      let j = i;
+      while (j > 0 && this.head(live[j - 1]!) > head) {
+        live[j] = live[j - 1]!;
+        j--;
+      }
+      live[j] = list;
     }
-    heap[i] = list;
   }
 }
 
