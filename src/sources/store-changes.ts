@@ -34,7 +34,9 @@ export async function nextSnapshot(
 /** Every changed row is checked as a whole load checks it: one invalid row refuses the change whole. */
 function checked(name: string, change: SnapshotChange): SnapshotChange {
   const problems: CatalogProblem[] = [];
-  change.upserted.forEach((record, index) => recordProblems(record, `/records/${index}`, problems));
+  change.upserted.forEach((record, index) => {
+    recordProblems(record, `/records/${index}`, problems);
+  });
   if (problems.length > 0) throw new CatalogError(name, problems);
   return change;
 }
