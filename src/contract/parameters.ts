@@ -18,6 +18,35 @@ export const MAX_VERSION_PARAMETER_LENGTH = 128;
 /** A version: letters, digits and the separators versions use (`1.0.0-rc.1+build`, `0:4.18.0-553.el8_10`, `2.0~beta`). */
 export const VERSION_PATTERN = '^[0-9A-Za-z][0-9A-Za-z._+~:^-]*$';
 
+/** The longest package URL and CPE name the filters take: real ones are far shorter. */
+export const MAX_PURL_LENGTH = 512;
+export const MAX_CPE_LENGTH = 512;
+
+/** `purl`, in the list's query and in a batch check. */
+export const PurlParameter = Type.String({
+  minLength: 5,
+  maxLength: MAX_PURL_LENGTH,
+  pattern: '^pkg:[^\\s]+$',
+  description:
+    "A package URL (purl), matched to the records' affected packages by `collectionURL` and `packageName`, for the " +
+    'ecosystems the records use: `npm`, `pypi`, `maven`, `golang`, `cargo`, `nuget`, `gem`, `composer`, and WordPress ' +
+    'as `pkg:wordpress/plugin/<slug>` or `pkg:wordpress/theme/<slug>`. With a version (`pkg:pypi/apache-airflow@2.7.0`) ' +
+    'only the records that say it is affected.',
+  examples: ['pkg:pypi/apache-airflow@2.7.0'],
+});
+
+/** `cpe`, in the list's query and in a batch check. */
+export const CpeParameter = Type.String({
+  minLength: 8,
+  maxLength: MAX_CPE_LENGTH,
+  pattern: '^cpe:2\\.3:[^\\s]+$',
+  description:
+    "A CPE 2.3 formatted string matched against the records' CPE names: `*` matches any value and `-` only `-` " +
+    '(and `*`), other values by equal text, a vendor or a product required. With a version attribute only the records ' +
+    'that say it is affected: a CPE name with that very version, or the ranges of the product it names.',
+  examples: ['cpe:2.3:a:openssl:openssl:3.0.7:*:*:*:*:*:*:*'],
+});
+
 export const ListQuery = Type.Object(
   {
     limit: Type.Optional(
@@ -72,7 +101,7 @@ export const ListQuery = Type.Object(
         maxLength: MAX_VERSION_PARAMETER_LENGTH,
         pattern: VERSION_PATTERN,
         description:
-          'With `project`: only records whose affected entries for that project say this version is affected, by the CVE JSON 5 ' +
+          'With `project` (or a `purl` or `cpe` without a version): only records whose affected entries for it say this version is affected, by the CVE JSON 5 ' +
           'rules for their `versionType` (semver, custom dotted numbers, rpm, maven, python; git by exact commit), e.g. `3.0.7`.',
         examples: ['3.0.7'],
       }),
@@ -83,6 +112,8 @@ export const ListQuery = Type.Object(
           'With `version`: `true` also lists records that cannot tell whether the version is affected (a range of an unreadable type, a git commit they do not name).',
       }),
     ),
+    purl: Type.Optional(PurlParameter),
+    cpe: Type.Optional(CpeParameter),
   },
   { additionalProperties: false },
 );

@@ -119,12 +119,15 @@ export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
  * given, so cursors issued before they existed stay valid.
  */
 function bindingOf(filters: ListFilters): (string | null)[] {
-  const { project, status, severity, kev, cwe, publishedSince, publishedBefore, version, includeUnknown } = filters;
+  const { project, status, severity, kev, cwe, publishedSince, publishedBefore, version, includeUnknown, purl, cpe } = filters;
   const binding = [project ?? null, status ?? null];
   const added = [severity, kev === undefined ? undefined : String(kev), cwe, publishedSince, publishedBefore];
-  // The version filters are bound only when given, so every cursor issued before them stays valid.
-  if (version !== undefined || includeUnknown !== undefined)
+  // The version filters are bound only when given, so every cursor issued before them stays valid; purl and
+  // cpe come after them, with the version pair always before them so that the two lengths never mix.
+  const packages = purl !== undefined || cpe !== undefined;
+  if (version !== undefined || includeUnknown !== undefined || packages)
     added.push(version, includeUnknown === undefined ? undefined : String(includeUnknown));
+  if (packages) added.push(purl, cpe);
   return added.every((value) => value === undefined) ? binding : [...binding, ...added.map((value) => value ?? null)];
 }
 

@@ -4,7 +4,7 @@ import { compareListingOrder } from './cve-id.js';
 import type { Candidates } from './filter-index.js';
 import type { ListFilters, Snapshot } from './snapshot.js';
 import { recordsAt } from './snapshot.js';
-import { projectNameKeys } from './versions/version-index.js';
+import { statusesAsked, versionSubjects } from './version-subjects.js';
 
 export const PAGE_SCHEMA_VERSION = '1.0';
 
@@ -20,6 +20,8 @@ export interface ListQuery {
   readonly published_before?: string | undefined;
   readonly version?: string | undefined;
   readonly include_unknown?: boolean | undefined;
+  readonly purl?: string | undefined;
+  readonly cpe?: string | undefined;
 }
 
 /** The filters of a list request, in the core's spelling. */
@@ -34,6 +36,8 @@ export function listFilters(query: ListQuery): ListFilters {
     publishedBefore: query.published_before,
     version: query.version,
     includeUnknown: query.include_unknown,
+    purl: query.purl,
+    cpe: query.cpe,
   };
 }
 
@@ -90,35 +94,43 @@ export function listRecords(snapshot: Snapshot, query: ListQuery, cursors: Curso
 
 /**
  * Whether what the filters read is built. The version index is not built at load (it reads every record's
- * details: 30 MB and 3 s at the sample's 17,000 records); the first version filter builds it with
- * `prepareFilters`, in steps between other requests, so that one query never stops the service.
+ * details: 30 MB and 3 s at the sample's 17,000 records); the first version, purl or CPE filter builds it
+ * with `prepareFilters`, in steps between other requests, so that one query never stops the service.
  */
-export function filtersReady(snapshot: Snapshot, filters: Pick<ListFilters, 'version'>): boolean {
-  return filters.version === undefined || snapshot.versions.built;
+export function filtersReady(snapshot: Snapshot, filters: VersionFilters): boolean {
+  return (filters.version === undefined && filters.purl === undefined && filters.cpe === undefined) || snapshot.versions.built;
 }
 
-export async function prepareFilters(snapshot: Snapshot, filters: Pick<ListFilters, 'version'>): Promise<void> {
+export async function prepareFilters(snapshot: Snapshot, filters: VersionFilters): Promise<void> {
   if (!filtersReady(snapshot, filters)) await snapshot.versions.prepare();
 }
 
+type VersionFilters = Pick<ListFilters, 'version' | 'purl' | 'cpe'>;
+
 /**
- * The candidates narrowed to the records whose entries for the project say the version is affected (or
- * cannot tell, when asked): checked on the project's own position list, never on the whole catalog.
+ * The candidates narrowed by the version subjects (version-subjects.ts): the records whose entries for the
+ * project, the package or the CPE say the version is affected (or cannot tell, when asked), or, without a
+ * version, that name the package or CPE. Walked on the shortest list that applies, never the whole catalog
+ * when a subject is given.
  */
 function withVersion(snapshot: Snapshot, filters: ListFilters, candidates: Candidates): Candidates {
-  const { version, project } = filters;
-  if (version === undefined) {
-    if (filters.includeUnknown !== undefined) throw new ServiceError('invalid_parameter', '`include_unknown` is read only with `version`.');
-    return candidates;
+  const subjects = versionSubjects(snapshot, filters);
+  if (filters.includeUnknown !== undefined && !subjects.some((subject) => subject.version !== undefined)) {
+    throw new ServiceError('invalid_parameter', '`include_unknown` is read only with a version (`version`, or one in `purl` or `cpe`).');
   }
-  if (project === undefined) throw new ServiceError('invalid_parameter', '`version` needs `project`: the version of which project.');
-  const index = snapshot.versions.get();
-  const names = projectNameKeys(project, snapshot.aliases.get(project) ?? []);
-  const accepted: ReadonlySet<string> = new Set(filters.includeUnknown ? ['affected', 'unknown'] : ['affected']);
-  const { accept } = candidates;
+  if (subjects.length === 0) return candidates;
+  const asked = statusesAsked(filters.includeUnknown);
+  let { positions } = candidates;
+  for (const subject of subjects) if (subject.positions.length < positions.length) positions = subject.positions;
+  const others = snapshot.filters.matcher(filters);
   return {
-    positions: candidates.positions,
-    accept: (position) => (accept === undefined || accept(position)) && accepted.has(index.checkProject(position, version, names).status),
+    positions,
+    accept: (position) =>
+      (others === undefined || others(position)) &&
+      subjects.every((subject) => {
+        const verdict = subject.check(position);
+        return verdict !== undefined && asked.has(verdict.status);
+      }),
   };
 }
 

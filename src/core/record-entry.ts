@@ -26,8 +26,12 @@ export interface ListFilters {
   readonly publishedSince?: string | undefined;
   /** Published before this day (YYYY-MM-DD). */
   readonly publishedBefore?: string | undefined;
-  /** A version the records' affected entries for `project` say is affected (core/versions). */
+  /** A version the records' affected entries for `project` (or `purl`, `cpe`) say is affected (core/versions). */
   readonly version?: string | undefined;
   /** With `version`: also the records that cannot tell. */
   readonly includeUnknown?: boolean | undefined;
+  /** A package URL the records' affected products name (by collection and package name); its version is checked too. */
+  readonly purl?: string | undefined;
+  /** A CPE 2.3 name the records' affected products' CPE names match; its version is checked too. */
+  readonly cpe?: string | undefined;
 }

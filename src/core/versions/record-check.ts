@@ -27,9 +27,17 @@ export type CheckedDetails = Pick<RecordDetails, 'affected' | 'adpAffected'>;
  * every product that can place the version to say so.
  */
 export function checkRecord(details: CheckedDetails, version: string, selects?: (product: AffectedProduct) => boolean): RecordVerdict {
+  return checkRecordBy(details, (product) => (selects && !selects(product) ? undefined : checkProduct(product, version)));
+}
+
+/**
+ * The record's status from each product's verdict, as checkRecord combines them; `verdictOf` is undefined
+ * for a product not meant. For checks that read more than the ranges (a CPE name's own version).
+ */
+export function checkRecordBy(details: CheckedDetails, verdictOf: (product: AffectedProduct) => ProductVerdict | undefined): RecordVerdict {
   for (const source of ['cna', 'adp'] as const) {
     const products = (source === 'cna' ? details.affected : details.adpAffected) ?? [];
-    const verdict = combine(products, version, source, selects);
+    const verdict = combine(products, source, verdictOf);
     if (verdict !== undefined) return verdict;
   }
   return UNKNOWN;
@@ -37,16 +45,14 @@ export function checkRecord(details: CheckedDetails, version: string, selects?: 
 
 function combine(
   products: readonly AffectedProduct[],
-  version: string,
   source: ProductSource,
-  selects: ((product: AffectedProduct) => boolean) | undefined,
+  verdictOf: (product: AffectedProduct) => ProductVerdict | undefined,
 ): RecordVerdict | undefined {
   let unaffected: RecordVerdict | undefined;
   let unknown: RecordVerdict | undefined;
   for (const [index, product] of products.entries()) {
-    if (selects && !selects(product)) continue;
-    const verdict: ProductVerdict = checkProduct(product, version);
-    if (!verdict.applicable) continue;
+    const verdict = verdictOf(product);
+    if (verdict === undefined || !verdict.applicable) continue;
     const found: RecordVerdict = { status: verdict.status, source, product: index, entry: verdict.entry };
     if (verdict.status === 'affected') return found;
     if (verdict.status === 'unaffected') unaffected ??= found;

@@ -59,7 +59,7 @@ export function matchEntry(entry: AffectedVersion, version: string): EntryMatch 
   const order = versionOrder(entry.versionType);
   if (upper === null) return order === 'git' ? gitSingle(entry, version) : single(entry, order, version);
   if (order === 'git') return gitRange(entry, version);
-  const v = order.parse(version);
+  const v = parsedVersion(order, version);
   if (v === undefined) return 'undecidable';
   if (!isNoLowerBound(entry.version)) {
     const low = order.parse(entry.version);
@@ -69,6 +69,20 @@ export function matchEntry(entry: AffectedVersion, version: string): EntryMatch 
   const below = belowUpper(order, v, version, upper, entry.lessThan !== null);
   if (below !== true) return below === false ? 'no-match' : 'undecidable';
   return withChanges(entry, order, v);
+}
+
+/**
+ * The version asked about, parsed once per order: a check reads it against every entry of every record of
+ * a project (the kernel's records hold dozens each), and one list or batch query asks about one version.
+ */
+const parsed = { version: '', keys: new Map<AnyVersionOrder, unknown>() };
+function parsedVersion(order: AnyVersionOrder, version: string): unknown {
+  if (parsed.version !== version) {
+    parsed.version = version;
+    parsed.keys.clear();
+  }
+  if (!parsed.keys.has(order)) parsed.keys.set(order, order.parse(version));
+  return parsed.keys.get(order);
 }
 
 /** `0` is the schema's "no lower bound"; converted older records write `unspecified`, `*` or `n/a`. */
@@ -117,7 +131,7 @@ function withChanges(entry: AffectedVersion, order: AnyVersionOrder, v: unknown)
 /** A single version: equal in its order when both parse, else equal as plain tokens; a pattern cannot be told. */
 function single(entry: AffectedVersion, order: AnyVersionOrder, version: string): EntryMatch {
   const a = order.parse(entry.version);
-  const b = order.parse(version);
+  const b = parsedVersion(order, version);
   if (a !== undefined && b !== undefined) return order.compare(a, b) === 0 ? entry.status : 'no-match';
   if (!TOKEN.test(entry.version) || PATTERN.test(entry.version)) return 'undecidable';
   return entry.version.toLowerCase() === version.toLowerCase() ? entry.status : 'no-match';

@@ -3,7 +3,10 @@
 // snapshot can make a changed record's again without the others. Built once per snapshot, in steps, on
 // first use; a list filtered by project and version checks only the project's records.
 import type { AffectedProduct, RecordDetails } from '../../contract/index.js';
-import { type CheckedDetails, checkRecord, type RecordVerdict, UNKNOWN } from './record-check.js';
+import { ANY, type CpeAttributes, isSpecific, matchesProduct, overlaps, PRODUCT, parseRecordCpe, VENDOR, VERSION } from './cpe-name.js';
+import { productPackageKey } from './package-key.js';
+import { type CheckedDetails, checkRecord, checkRecordBy, type RecordVerdict, UNKNOWN } from './record-check.js';
+import { checkProduct } from './version-check.js';
 
 /** A record's products as the checks read them; undefined for a record that lists none. */
 export type RecordVersions = CheckedDetails | undefined;
@@ -29,8 +32,23 @@ function namedIn(names: ReadonlySet<string>): (product: AffectedProduct) => bool
   return (product) => [product.product, product.packageName].some((name) => name !== null && names.has(nameKey(name)));
 }
 
+/** A CPE query with the version it is checked at (its own version attribute, or the list's `version`). */
+export interface CpeQuery {
+  readonly attributes: CpeAttributes;
+  readonly version: string | undefined;
+}
+
 export class VersionIndex {
-  constructor(private readonly records: readonly RecordVersions[]) {}
+  /** Parsed CPE names by their text: records repeat a few thousand names (the kernel's, Windows') many times. */
+  readonly #cpes = new Map<string, CpeAttributes | null>();
+
+  constructor(
+    private readonly records: readonly RecordVersions[],
+    /** Positions (in listing order) of the records naming a package, by package key (package-key.ts). */
+    private readonly packages: ReadonlyMap<string, Int32Array>,
+    /** Positions of the records naming a CPE, by `vendor:product`, `vendor:` and `:product`. */
+    private readonly cpeNames: ReadonlyMap<string, Int32Array>,
+  ) {}
 
   /** The record's status for a version of a project (its canonical name and other spellings, as name keys). */
   checkProject(position: number, version: string, names: ReadonlySet<string>): RecordVerdict {
@@ -41,21 +59,119 @@ export class VersionIndex {
     return checkRecord(record, version, named ? selects : undefined);
   }
 
+  /** The records naming a package, in listing order. */
+  packagePositions(key: string): Int32Array {
+    return this.packages.get(key) ?? EMPTY;
+  }
+
+  /** Whether one of the record's products is the package. */
+  namesPackage(position: number, key: string): boolean {
+    const record = this.records[position];
+    return record !== undefined && productsOf(record).some((product) => productPackageKey(product) === key);
+  }
+
+  /** The record's status for a version of a package; undefined when it names no such package. */
+  checkPackage(position: number, key: string, version: string): RecordVerdict | undefined {
+    const record = this.records[position];
+    if (record === undefined || !this.namesPackage(position, key)) return undefined;
+    return checkRecord(record, version, (product) => productPackageKey(product) === key);
+  }
+
+  /** The records that may name a CPE: those naming its vendor and product (or the one given), in listing order. */
+  cpePositions(query: CpeAttributes): Int32Array {
+    return this.cpeNames.get(cpeKey(query[VENDOR]!, query[PRODUCT]!)) ?? EMPTY;
+  }
+
+  /**
+   * The record's status for a CPE query; undefined when none of its names matches it. Without a version,
+   * affected when a name matches (its version attribute too). With one, a product whose name matches on
+   * all but the version is affected when one of its names has that very version, else its ranges decide.
+   */
+  checkCpe(position: number, query: CpeQuery): RecordVerdict | undefined {
+    const record = this.records[position];
+    if (record === undefined) return undefined;
+    const { attributes, version } = query;
+    let named = false;
+    const verdict = checkRecordBy(record, (product) => {
+      const names = (product.cpes ?? []).map((text) => this.#cpe(text)).filter((name) => name !== null && matchesProduct(attributes, name));
+      if (names.length === 0) return undefined;
+      if (version === undefined) {
+        if (!names.some((name) => overlaps(attributes[VERSION]!, name![VERSION]!))) return undefined;
+        named = true;
+        return { status: 'affected', entry: null, applicable: true };
+      }
+      named = true;
+      const wanted = version.toLowerCase();
+      if (names.some((name) => isSpecific(name![VERSION]!) && name![VERSION] === wanted))
+        return { status: 'affected', entry: null, applicable: true };
+      return checkProduct(product, version);
+    });
+    return named ? verdict : undefined;
+  }
+
   /** The record's products, for a page that says which range matched. */
   versionsAt(position: number): RecordVersions {
     return this.records[position];
+  }
+
+  #cpe(text: string): CpeAttributes | null {
+    let name = this.#cpes.get(text);
+    if (name === undefined) {
+      name = parseRecordCpe(text) ?? null;
+      this.#cpes.set(text, name);
+    }
+    return name;
+  }
+}
+
+const EMPTY = new Int32Array(0);
+
+function productsOf(record: CheckedDetails): AffectedProduct[] {
+  return [...record.affected, ...(record.adpAffected ?? [])];
+}
+
+/** The key of the records naming a vendor and product; `*` for either leaves it out. */
+function cpeKey(vendor: string, product: string): string {
+  return `${vendor === ANY ? '' : vendor}:${product === ANY ? '' : product}`;
+}
+
+/** Positions by key, added in ascending position order (so each list is in listing order, deduplicated). */
+class PositionLists {
+  readonly #lists = new Map<string, number[]>();
+
+  add(key: string, position: number): void {
+    const list = this.#lists.get(key);
+    if (list === undefined) this.#lists.set(key, [position]);
+    else if (list.at(-1) !== position) list.push(position);
+  }
+
+  done(): Map<string, Int32Array> {
+    return new Map([...this.#lists].map(([key, list]) => [key, Int32Array.from(list)]));
   }
 }
 
 /** The index of a snapshot's records, read from their details a thousand at a time (a step each). */
 export function* versionIndexSteps(size: number, details: (position: number) => string | undefined): Generator<void, VersionIndex, void> {
   const records: RecordVersions[] = new Array(size);
+  const packages = new PositionLists();
+  const cpeNames = new PositionLists();
   for (let position = 0; position < size; position++) {
     const json = details(position);
-    records[position] = json === undefined ? undefined : recordVersions(JSON.parse(json) as RecordDetails);
+    const record = json === undefined ? undefined : recordVersions(JSON.parse(json) as RecordDetails);
+    records[position] = record;
+    for (const product of record === undefined ? [] : productsOf(record)) {
+      const key = productPackageKey(product);
+      if (key !== undefined) packages.add(key, position);
+      for (const text of product.cpes ?? []) {
+        const name = parseRecordCpe(text);
+        if (name === undefined) continue;
+        for (const key of [cpeKey(name[VENDOR]!, name[PRODUCT]!), cpeKey(name[VENDOR]!, ANY), cpeKey(ANY, name[PRODUCT]!)])
+          cpeNames.add(key, position);
+      }
+    }
     if (position % 1000 === 999) yield;
   }
-  return new VersionIndex(records);
+  return new VersionIndex(records, packages.done(), cpeNames.done());
 }
 
 /** The name keys of a project: its canonical name and its other spellings. */

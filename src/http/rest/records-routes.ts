@@ -1,10 +1,19 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type BatchRequest, type ChangesQuery, type ListQuery, operations, ServiceError } from '../../contract/index.js';
+import {
+  type BatchRequest,
+  type ChangesQuery,
+  type ListQuery,
+  operations,
+  ServiceError,
+  type VersionCheckRequest,
+} from '../../contract/index.js';
 import { batchGet } from '../../core/batch.js';
 import { listChanges } from '../../core/changes.js';
+import { inSteps } from '../../core/derived.js';
 import { batchGetDetails, detailsBody } from '../../core/details.js';
 import { filtersReady, planPage, prepareFilters } from '../../core/list.js';
 import type { Snapshot } from '../../core/snapshot.js';
+import { versionCheckSteps } from '../../core/version-checks.js';
 import { SERVICE_VERSION } from '../../version.js';
 import { namedEntityTag } from '../edge/caching.js';
 import type { SurfaceContext } from '../shared/context.js';
@@ -68,5 +77,12 @@ export function registerRecordRoutes(app: FastifyInstance, ctx: SurfaceContext):
     operationRoute(operation(operations, 'batchGetPublicCveRecordDetails'), (request) =>
       batchGetDetails(ctx.store.current, (request.body as BatchRequest).recordIds),
     ),
+  );
+  app.route(
+    operationRoute(operation(operations, 'batchCheckVersions'), async (request) => {
+      const snapshot = ctx.store.current;
+      await snapshot.versions.prepare();
+      return inSteps(versionCheckSteps(snapshot, request.body as VersionCheckRequest));
+    }),
   );
 }

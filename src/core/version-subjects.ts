@@ -1,0 +1,107 @@
+// What a version is checked against: a project, a package (purl) or a CPE name. The list's filters and the
+// batch check read the same subjects: the records that may answer (a position list, in listing order) and
+// each one's status at the version. A purl or CPE may carry its own version (`pkg:npm/x@1.2.3`, the CPE's
+// version attribute); the version is then not given again beside it.
+import { MAX_VERSION_PARAMETER_LENGTH, ServiceError, VERSION_PATTERN, type VersionStatus } from '../contract/index.js';
+import type { Snapshot } from './snapshot.js';
+import { type CpeAttributes, CpeError, isSpecific, parseCpeQuery, VERSION } from './versions/cpe-name.js';
+import { PurlError, purlPackage } from './versions/package-key.js';
+import type { RecordVerdict } from './versions/record-check.js';
+import { projectNameKeys, type VersionIndex } from './versions/version-index.js';
+
+export interface VersionSubject {
+  /** The records that may name the subject, in listing order. */
+  readonly positions: Int32Array;
+  /** The version to check: the subject's own, or the one given beside it; undefined when none is. */
+  readonly version: string | undefined;
+  /** The record's status at the version (affected for a record naming it, without one); undefined when it does not name it. */
+  check(position: number): RecordVerdict | undefined;
+}
+
+/** What asks for a version check: at most one of each subject, and a version beside them. */
+export interface SubjectQuery {
+  readonly project?: string | undefined;
+  readonly purl?: string | undefined;
+  readonly cpe?: string | undefined;
+  readonly version?: string | undefined;
+}
+
+/** A version as the version parameter takes it: what a purl or CPE carries must be one too. */
+const VERSION_TEXT = new RegExp(VERSION_PATTERN);
+const NAMED: RecordVerdict = Object.freeze({ status: 'affected', source: null, product: null, entry: null });
+
+/**
+ * The subjects of a query: the project only when a version is given (otherwise it is a plain filter), the
+ * purl and the CPE always. A 400 for a purl or CPE that cannot be read, a version given twice, or a
+ * version with nothing to check it against.
+ */
+export function versionSubjects(snapshot: Snapshot, query: SubjectQuery): VersionSubject[] {
+  const { project, purl, cpe, version } = query;
+  const subjects: VersionSubject[] = [];
+  if (purl !== undefined) subjects.push(purlSubject(snapshot.versions.get(), purl, version));
+  if (cpe !== undefined) subjects.push(cpeSubject(snapshot.versions.get(), cpe, version));
+  if (version !== undefined) {
+    if (project === undefined && subjects.length === 0) {
+      throw new ServiceError('invalid_parameter', '`version` needs `project`, `purl` or `cpe`: the version of what.');
+    }
+    if (project !== undefined) subjects.push(projectSubject(snapshot, project, version));
+  }
+  return subjects;
+}
+
+function projectSubject(snapshot: Snapshot, project: string, version: string): VersionSubject {
+  const index = snapshot.versions.get();
+  const names = projectNameKeys(project, snapshot.aliases.get(project) ?? []);
+  return { positions: snapshot.filters.project(project), version, check: (position) => index.checkProject(position, version, names) };
+}
+
+function purlSubject(index: VersionIndex, purl: string, given: string | undefined): VersionSubject {
+  let found: ReturnType<typeof purlPackage>;
+  try {
+    found = purlPackage(purl);
+  } catch (error) {
+    if (error instanceof PurlError)
+      throw new ServiceError('invalid_parameter', `\`purl\` is no package URL this service reads: ${error.message}`);
+    throw error;
+  }
+  const version = carried(found.version, given, 'purl');
+  const { key } = found;
+  return {
+    positions: index.packagePositions(key),
+    version,
+    check: (position) =>
+      version === undefined ? (index.namesPackage(position, key) ? NAMED : undefined) : index.checkPackage(position, key, version),
+  };
+}
+
+function cpeSubject(index: VersionIndex, cpe: string, given: string | undefined): VersionSubject {
+  let attributes: CpeAttributes;
+  try {
+    attributes = parseCpeQuery(cpe);
+  } catch (error) {
+    if (error instanceof CpeError)
+      throw new ServiceError('invalid_parameter', `\`cpe\` is no CPE name this service reads: ${error.message}`);
+    throw error;
+  }
+  const own = isSpecific(attributes[VERSION]!) ? attributes[VERSION] : undefined;
+  const version = carried(own, given, 'cpe');
+  return { positions: index.cpePositions(attributes), version, check: (position) => index.checkCpe(position, { attributes, version }) };
+}
+
+/** The version a purl or CPE is checked at: its own or the one beside it, never both; one that is a version. */
+function carried(own: string | undefined, given: string | undefined, name: string): string | undefined {
+  if (own === undefined) return given;
+  if (given !== undefined) throw new ServiceError('invalid_parameter', `The version is given twice: in \`${name}\` and in \`version\`.`);
+  if (own.length > MAX_VERSION_PARAMETER_LENGTH || !VERSION_TEXT.test(own)) {
+    throw new ServiceError(
+      'invalid_parameter',
+      `The version in \`${name}\` is no version: letters, digits and . _ + ~ : ^ - only, at most ${MAX_VERSION_PARAMETER_LENGTH} characters.`,
+    );
+  }
+  return own;
+}
+
+/** Whether a subject's answer for a record is one asked for: affected, or unknown too when asked. */
+export function statusesAsked(includeUnknown: boolean | undefined): ReadonlySet<VersionStatus> {
+  return new Set<VersionStatus>(includeUnknown ? ['affected', 'unknown'] : ['affected']);
+}
