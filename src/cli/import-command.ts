@@ -5,7 +5,9 @@ import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import { findCatalogProblems } from '../catalog/catalog-validation.js';
 import { writeCatalogFile } from '../catalog/json/catalog-writer.js';
-import { upsertCatalog } from '../catalog/postgres/database.js';
+import { migrate } from '../catalog/postgres/database.js';
+import { postgresStore } from '../catalog/postgres/postgres-store.js';
+import { writeCatalogToStore } from '../catalog/store/catalog-store.js';
 import { BAD_INPUT, type ImportResult, importRecords, SKIP_CATEGORIES } from '../import/importer.js';
 import { readInputs } from '../import/inputs.js';
 import { NAMING_STEPS } from '../import/project-naming.js';
@@ -113,7 +115,8 @@ async function writeImport(result: ImportResult, outs: readonly string[], databa
     written.push(`${out} (${bytes} bytes)`);
   }
   if (database) {
-    await upsertCatalog(database, result.catalog, result.details);
+    await migrate(database);
+    await writeCatalogToStore(postgresStore(database), result.catalog, result.details);
     written.push('PostgreSQL (one transaction)');
   }
   process.stdout.write(summary(result, written));

@@ -118,10 +118,8 @@ export class Deployment {
     const args = [
       'sync',
       this.upstream,
+      // PostgreSQL is the store of record itself: each step one transaction with its cursor there.
       '--catalog',
-      join(this.#folder, 'catalog.json.gz'),
-      '--to-database',
-      '--database-url',
       this.postgres.url,
     ];
     return follow ? [...args, '--follow', '--interval', '1'] : args;
