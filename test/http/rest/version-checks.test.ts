@@ -61,6 +61,19 @@ describe(`POST ${PATH}`, () => {
     expect(results[6]!.affected).toEqual([]);
   });
 
+  it('answers the MCP tool check_versions as the REST operation does', async () => {
+    const request = { queries: queries.slice(0, 5), includeUnknown: true };
+    const rest = (await check(request)).json() as VersionCheckResponse;
+    const mcp = await app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'check_versions', arguments: request } },
+    });
+    const data = /^data: (.*)$/m.exec(mcp.body)?.[1] ?? mcp.body;
+    expect(JSON.parse(data).result.structuredContent).toEqual(rest);
+  });
+
   it('lists the records that cannot tell apart, when asked', async () => {
     const query = { project: 'Linux', version: '6.1.5' };
     const { results } = (await check({ queries: [query], includeUnknown: true })).json() as VersionCheckResponse;
