@@ -15,7 +15,8 @@ const INSTRUCTIONS =
   'references (get_cve_record_details); search in plain words: ids, projects, status, years, severity ' +
   '("critical", "cvss 9"), exploitation ("actively exploited"), CWE ids, free text (search_cve_records; search ' +
   'and fetch for ChatGPT connectors); list by exact project, status, severity, kev, cwe or publication dates ' +
-  '(list_cve_records, paging with nextCursor), with project names from list_projects; follow changes ' +
+  '(list_cve_records, paging with nextCursor), with project names from list_projects; whether versions of projects, ' +
+  'packages (purl) or CPE names are affected (check_versions, or list_cve_records with version, purl or cpe); follow changes ' +
   '(list_cve_record_changes). Nothing here can start an assessment or reach a target; public access to a ' +
   'record is not authorization for security testing.';
 

@@ -9,11 +9,10 @@ import {
 } from '../../contract/index.js';
 import { batchGet } from '../../core/batch.js';
 import { listChanges } from '../../core/changes.js';
-import { inSteps } from '../../core/derived.js';
 import { batchGetDetails, detailsBody } from '../../core/details.js';
 import { filtersReady, planPage, prepareFilters } from '../../core/list.js';
 import type { Snapshot } from '../../core/snapshot.js';
-import { versionCheckSteps } from '../../core/version-checks.js';
+import { checkVersions } from '../../core/version-checks.js';
 import { SERVICE_VERSION } from '../../version.js';
 import { namedEntityTag } from '../edge/caching.js';
 import type { SurfaceContext } from '../shared/context.js';
@@ -79,10 +78,8 @@ export function registerRecordRoutes(app: FastifyInstance, ctx: SurfaceContext):
     ),
   );
   app.route(
-    operationRoute(operation(operations, 'batchCheckVersions'), async (request) => {
-      const snapshot = ctx.store.current;
-      await snapshot.versions.prepare();
-      return inSteps(versionCheckSteps(snapshot, request.body as VersionCheckRequest));
-    }),
+    operationRoute(operation(operations, 'batchCheckVersions'), (request) =>
+      checkVersions(ctx.store.current, request.body as VersionCheckRequest),
+    ),
   );
 }

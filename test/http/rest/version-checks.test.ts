@@ -9,7 +9,8 @@ import { buildTestApp, loadDefaultCatalog } from '../../support/app.js';
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  app = await buildTestApp({ catalog: await loadDefaultCatalog(), config: { rateLimit: { max: 1000, windowSeconds: 60 } } });
+  // A day's window: the budget refills so slowly that what one request costs shows in the counter.
+  app = await buildTestApp({ catalog: await loadDefaultCatalog(), config: { rateLimit: { max: 1000, windowSeconds: 86_400 } } });
 });
 afterAll(() => app.close());
 
@@ -60,6 +61,19 @@ describe(`POST ${PATH}`, () => {
     expect(results[6]!.affected).toEqual([]);
   });
 
+  it('answers the MCP tool check_versions as the REST operation does', async () => {
+    const request = { queries: queries.slice(0, 5), includeUnknown: true };
+    const rest = (await check(request)).json() as VersionCheckResponse;
+    const mcp = await app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'check_versions', arguments: request } },
+    });
+    const data = /^data: (.*)$/m.exec(mcp.body)?.[1] ?? mcp.body;
+    expect(JSON.parse(data).result.structuredContent).toEqual(rest);
+  });
+
   it('lists the records that cannot tell apart, when asked', async () => {
     const query = { project: 'Linux', version: '6.1.5' };
     const { results } = (await check({ queries: [query], includeUnknown: true })).json() as VersionCheckResponse;
@@ -73,8 +87,9 @@ describe(`POST ${PATH}`, () => {
   it('is counted once against the rate limit', async () => {
     const remaining = async (payload: unknown) => Number((await check(payload)).headers['ratelimit-remaining']);
     const before = await remaining({ queries: [queries[0]] });
-    const after = await remaining({ queries: Array.from({ length: 100 }, (_, i) => ({ project: 'Linux', version: `6.1.${i}` })) });
+    const after = await remaining({ queries: Array.from({ length: 100 }, (_, i) => ({ project: 'OpenSSL', version: `3.0.${i}` })) });
     expect(before - after).toBe(1);
+    expect(before - (await remaining({ queries: [queries[0]] }))).toBe(2);
   });
 
   it.each([
