@@ -15,6 +15,8 @@ export interface AppliedStep {
   readonly label: string;
   /** The store's sequence after the step. */
   readonly sequence: number;
+  /** How long the step took, from reading its asset to its commit (a download before it excluded). */
+  readonly ms: number;
   readonly report: MergeReport;
   readonly result: ImportResult;
 }
@@ -28,6 +30,7 @@ export async function* syncSteps(
   const start = await store.state();
   for await (const step of upstream.steps(start.sync)) {
     try {
+      const started = performance.now();
       const { sequence, result: applied } = await store.step(async (writer) => {
         const { state } = writer;
         // A store no step has written yet takes the date it was asked to (today's by default).
@@ -35,6 +38,8 @@ export async function* syncSteps(
         const curated = selection.aliases ?? new Map();
         const result = await importRecords(step.entries(), {
           ...selection,
+          // A delta is hundreds of records: mapped on this thread in less time than mapping threads take to start.
+          ...(step.whole ? {} : { workers: 0 }),
           lastVerified: verified,
           // A baseline holds every record: named over itself, exactly as an import of it is, so the same
           // baseline twice renames nothing. A delta holds a few: its spellings take the catalog's names.
@@ -58,7 +63,7 @@ export async function* syncSteps(
           result.details.close();
         }
       });
-      yield { label: step.label, sequence, ...applied };
+      yield { label: step.label, sequence, ms: performance.now() - started, ...applied };
     } finally {
       // Applied or refused, what the step brought (a download) goes: a refused one is fetched again next time.
       await step.release();
