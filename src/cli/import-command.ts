@@ -7,6 +7,7 @@ import { findCatalogProblems } from '../catalog/catalog-validation.js';
 import { writeCatalogFile } from '../catalog/json/catalog-writer.js';
 import { migrate } from '../catalog/postgres/database.js';
 import { postgresStore } from '../catalog/postgres/postgres-store.js';
+import { isStorePath, openSqliteStore } from '../catalog/sqlite/sqlite-store.js';
 import { writeCatalogToStore } from '../catalog/store/catalog-store.js';
 import { BAD_INPUT, type ImportResult, importRecords, SKIP_CATEGORIES } from '../import/importer.js';
 import { readInputs } from '../import/inputs.js';
@@ -111,6 +112,17 @@ async function writeImport(result: ImportResult, outs: readonly string[], databa
   }
   const written: string[] = [];
   for (const out of outs) {
+    if (isStorePath(out)) {
+      // Into a store of record, in one step (created when missing): a server on it applies the step live.
+      const store = openSqliteStore(out);
+      try {
+        const sequence = await writeCatalogToStore(store, result.catalog, result.details);
+        written.push(`${out} (store of record, sequence ${sequence})`);
+      } finally {
+        await store.close();
+      }
+      continue;
+    }
     const bytes = await writeCatalogFile(out, result.catalog, { details: result.details });
     written.push(`${out} (${bytes} bytes)`);
   }

@@ -100,6 +100,8 @@ export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<n
       '--catalog: name the store to keep (a .db file, a postgres:// URL, or a .json or .json.gz catalog): it holds the sync cursor',
     );
   const { outs = [], database } = readTargets(values, env);
+  for (const out of outs)
+    if (isStorePath(out)) throw new UsageError(`--out ${out}: a sync's store is its --catalog; --out writes catalog files`);
   const interval = values.interval === undefined ? DEFAULT_INTERVAL_S : Number(values.interval);
   if (!Number.isFinite(interval) || interval < 1) throw new UsageError(`--interval: expected seconds, got "${values.interval}"`);
   const lastVerified = isoDate('last-verified', values['last-verified']);
