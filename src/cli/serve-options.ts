@@ -25,6 +25,11 @@ const flags = {
     help: 'catalog file served when PostgreSQL is unreachable at start',
     default: 'none: such a start fails',
   },
+  checkpoint: {
+    env: 'CVE_RECORDS_CHECKPOINT',
+    help: 'a checkpoint of the store served (sync --checkpoint) to start from, plus the rows written after it',
+    default: 'none: the store is loaded whole',
+  },
   sync: {
     env: 'CVE_RECORDS_SYNC',
     help: 'upstream to follow inside this process (as for cve-records sync) into the --records store (.db) or PostgreSQL',
@@ -135,6 +140,7 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): Servi
     recordsFile: get('records') ?? DEFAULT_RECORDS_FILE,
     databaseUrl: databaseUrl(get('database-url')),
     fallbackRecordsFile: get('fallback-records'),
+    checkpointFile: get('checkpoint'),
     sync: syncOptions(get('sync'), get('sync-interval'), get('sync-ids'), get('records'), get('database-url')),
     siteName: get('site-name') ?? 'public-cve-records',
     rateLimit: {

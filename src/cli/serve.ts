@@ -22,9 +22,9 @@ export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
   const log = serviceLog(config.logLevel);
   const { logger } = log;
   const source: CatalogSource = config.databaseUrl
-    ? postgresSource(config.databaseUrl, logger)
+    ? postgresSource(config.databaseUrl, logger, config.checkpointFile)
     : isStorePath(config.recordsFile)
-      ? sqliteSource(config.recordsFile)
+      ? sqliteSource(config.recordsFile, config.checkpointFile, (message) => logger.warn({}, message))
       : fileSource(config.recordsFile);
   const snapshot = await initialSnapshot(config, source, logger);
   const store = new SnapshotStore(snapshot);

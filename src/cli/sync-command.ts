@@ -46,8 +46,11 @@ Options:
                          the embedded default, which serve --records reads live), a postgres:// URL (the
                          shared store replicas follow), or a .json/.json.gz catalog (read whole and written
                          whole after each step: slow at the corpus's size)
-  --out FILE             also write the whole catalog here after each step that changed it, e.g. a
-                         .snapshot checkpoint; repeatable
+  --out FILE             also write the whole catalog here after each step that changed it (.json,
+                         .json.gz, or .snapshot: a checkpoint); repeatable
+  --checkpoint FILE      write a .snapshot checkpoint of the store (naming it and its sequence) after each
+                         baseline, and when the file is missing: serve --checkpoint starts from it plus the
+                         rows after it
   --last-verified DATE   lastVerified of a catalog created here (default: today, UTC)
   --to-database          also apply each step to PostgreSQL (--database-url or CVE_RECORDS_DATABASE_URL): the
                          records it changed and removed, in one transaction; replicas serving the database
@@ -78,6 +81,7 @@ export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<n
       ...TARGET_OPTIONS,
       catalog: { type: 'string' },
       'last-verified': { type: 'string' },
+      checkpoint: { type: 'string' },
       follow: { type: 'boolean' },
       interval: { type: 'string' },
       'download-limit': { type: 'string' },
@@ -114,7 +118,9 @@ export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<n
         : 1000 * seconds('download-stall-timeout', values['download-stall-timeout']),
   });
 
-  const once = () => syncOnce(upstream, { catalogPath, outs, database }, selection, lastVerified);
+  const checkpoint = values.checkpoint;
+  if (checkpoint !== undefined && formatOf(checkpoint) !== 'snapshot') throw new UsageError('--checkpoint: name a .snapshot file');
+  const once = () => syncOnce(upstream, { catalogPath, outs, database, checkpoint }, selection, lastVerified);
   if (!values.follow) return once();
 
   const stopping = new AbortController();
@@ -208,6 +214,8 @@ interface Targets {
   readonly catalogPath: string;
   readonly outs: readonly string[];
   readonly database: string | undefined;
+  /** A checkpoint written after each whole step and when missing. */
+  readonly checkpoint?: string | undefined;
 }
 
 /** The store `--catalog` names, and what to do after each step (write a JSON catalog back whole). */
@@ -229,14 +237,19 @@ async function openStore(
   return { store, after: () => writeStore(catalogPath, store) };
 }
 
+/** The whole store as a catalog file; a snapshot file is a checkpoint naming the store and its sequence. */
 async function writeStore(path: string, store: RecordStore): Promise<void> {
-  const { catalog, details } = await readCatalogFromStore(store);
-  await writeCatalogFile(path, catalog, { gzipLevel: SYNC_GZIP_LEVEL, details });
+  const { catalog, details, state } = await readCatalogFromStore(store);
+  await writeCatalogFile(path, catalog, {
+    gzipLevel: SYNC_GZIP_LEVEL,
+    details,
+    checkpoint: { id: state.storeId, sequence: state.sequence },
+  });
 }
 
 async function syncOnce(
   upstream: Upstream,
-  { catalogPath, outs, database }: Targets,
+  { catalogPath, outs, database, checkpoint }: Targets,
   selection: Selection,
   lastVerified: string | undefined,
   onStep: () => void = () => {},
@@ -248,6 +261,7 @@ async function syncOnce(
   try {
     for await (const step of syncSteps(store, upstream, selection, { lastVerified })) {
       if (changedAny(step.report)) for (const out of outs) await writeStore(out, store);
+      if (checkpoint !== undefined && (step.whole || !existsSync(checkpoint))) await writeStore(checkpoint, store);
       await opened.after();
       onStep();
       log(await stepSummary(step, store));
@@ -256,7 +270,7 @@ async function syncOnce(
     }
     if (steps === 0) {
       // An output named for the first time is written even when there is nothing new.
-      for (const out of outs) if (!existsSync(out)) await writeStore(out, store);
+      for (const out of [...outs, ...(checkpoint === undefined ? [] : [checkpoint])]) if (!existsSync(out)) await writeStore(out, store);
       log(`up to date (${describeCursor(await store.state())})`);
     }
     return 0;

@@ -5,12 +5,13 @@
 import { openSqliteStore } from '../catalog/sqlite/sqlite-store.js';
 import type { TextFile } from '../core/text-file.js';
 import type { CatalogSource } from './catalog-source.js';
-import { nextSnapshot } from './store-changes.js';
+import { nextSnapshot, startingSnapshot } from './store-changes.js';
 
 /** How often the store's sequence is read: a step is served within about this long of its commit. */
 export const POLL_MS = 200;
 
-export function sqliteSource(path: string): CatalogSource {
+/** `checkpoint`: a snapshot file of this store to start from (`serve --checkpoint`); `warn` says when it is not used. */
+export function sqliteSource(path: string, checkpoint?: string, warn: (message: string) => void = () => {}): CatalogSource {
   const store = openSqliteStore(path);
   const files = new Set<TextFile>();
   let poll: NodeJS.Timeout | undefined;
@@ -19,7 +20,8 @@ export function sqliteSource(path: string): CatalogSource {
   return {
     name: path,
     load: async (current) => {
-      const { snapshot } = await nextSnapshot(store, current, files);
+      const { snapshot } =
+        current === undefined ? await startingSnapshot(store, checkpoint, files, warn) : await nextSnapshot(store, current, files);
       seen ??= snapshot.sequence;
       return snapshot;
     },

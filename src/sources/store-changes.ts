@@ -5,6 +5,7 @@
 
 import { type CatalogProblem, recordProblems } from '../catalog/catalog-validation.js';
 import { CatalogError } from '../catalog/json/catalog-file.js';
+import { openCheckpoint } from '../catalog/snapshot/snapshot-file.js';
 import { loadStoreSnapshot } from '../catalog/store/store-snapshot.js';
 import type { RecordDetails } from '../contract/index.js';
 import type { RecordStore, StoreChanges } from '../core/record-store.js';
@@ -15,6 +16,29 @@ import type { TextFile } from '../core/text-file.js';
 /** Past this share of the catalog (and this many rows), a change is loaded whole rather than applied. */
 const WHOLE_LOAD_SHARE = 0.25;
 const WHOLE_LOAD_MIN_ROWS = 50_000;
+
+/**
+ * The first snapshot: from a checkpoint of this store (a snapshot file naming the store and the sequence
+ * it holds) plus the rows written after it, in a fraction of the time a whole load takes; else, or when
+ * the checkpoint cannot be read (`warn` says why), the store loaded whole.
+ */
+export async function startingSnapshot(
+  store: RecordStore,
+  checkpoint: string | undefined,
+  files: Set<TextFile>,
+  warn: (message: string) => void,
+): Promise<{ snapshot: Snapshot; file?: TextFile }> {
+  if (checkpoint !== undefined) {
+    try {
+      const from = openCheckpoint(checkpoint, (await store.state()).storeId);
+      if (from) return await nextSnapshot(store, from, files);
+      warn(`${checkpoint} is not a checkpoint of ${store.name}: loading the store whole`);
+    } catch (error) {
+      warn(`checkpoint ${checkpoint} not used (${(error as Error).message}): loading the store whole`);
+    }
+  }
+  return loadStoreSnapshot(store, files);
+}
 
 /** The next snapshot, and the file of its texts when it was loaded whole (its caller may free it at once). */
 export async function nextSnapshot(

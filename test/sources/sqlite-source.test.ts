@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogError } from '../../src/catalog/json/catalog-file.js';
+import { writeCatalogFile } from '../../src/catalog/json/catalog-writer.js';
 import { openSqliteStore } from '../../src/catalog/sqlite/sqlite-store.js';
-import { writeCatalogToStore } from '../../src/catalog/store/catalog-store.js';
+import { readCatalogFromStore, writeCatalogToStore } from '../../src/catalog/store/catalog-store.js';
 import { loadStoreSnapshot } from '../../src/catalog/store/store-snapshot.js';
 import type { CatalogFile } from '../../src/contract/index.js';
 import { detailsJson } from '../../src/core/details-json.js';
@@ -103,6 +104,35 @@ describe('the SQLite store as a source', () => {
     // The next step puts the row right, and the change is taken.
     await step([asStored(catalog.records[1]!)], []);
     expect((await source.load(served)).get(catalog.records[1]!.id)?.record.url).toBe(catalog.records[1]!.url);
+  });
+
+  it('starts from a checkpoint plus the rows written after it, equal to a whole load; a checkpoint of another store is not used', async () => {
+    const checkpoint = join(mkdtempSync(join(tmpdir(), 'checkpoint-')), 'records.snapshot');
+    const { catalog: held, details, state } = await readCatalogFromStore(writer);
+    await writeCatalogFile(checkpoint, held, { details, checkpoint: { id: state.storeId, sequence: state.sequence } });
+    const later = catalog.records.slice(500, 600).map((record) => asStored({ ...record, summary: `Later: ${record.summary ?? ''}` }));
+    const sequence = await step(later, []);
+
+    const warnings: string[] = [];
+    const started = sqliteSource(path, checkpoint, (message) => warnings.push(message));
+    try {
+      const snapshot = await started.load();
+      expect(snapshot.sequence).toBe(sequence);
+      expect(snapshot.version).toBe((await loadStoreSnapshot(writer)).snapshot.version);
+      expect(snapshot.get(catalog.records[500]!.id)?.summary).toMatch(/^Later: /);
+      expect(warnings).toEqual([]);
+    } finally {
+      await started.close();
+    }
+
+    const other = join(mkdtempSync(join(tmpdir(), 'store-')), 'other.db');
+    const elsewhere = sqliteSource(other, checkpoint, (message) => warnings.push(message));
+    try {
+      expect((await elsewhere.load()).size).toBe(0);
+      expect(warnings).toEqual([`${checkpoint} is not a checkpoint of ${other}: loading the store whole`]);
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it('a step that writes nothing leaves the sequence, and the source gives back the snapshot it has', async () => {

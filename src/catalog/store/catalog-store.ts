@@ -4,7 +4,7 @@
 import type { CatalogFile, CatalogRecord, CatalogRemoval } from '../../contract/index.js';
 import { type CatalogDetails, objectDetails } from '../../core/catalog-details.js';
 import { compareListingOrder } from '../../core/cve-id.js';
-import { feedTime, type RecordStore, type StoredRecord } from '../../core/record-store.js';
+import { feedTime, type RecordStore, type StoredRecord, type StoreState } from '../../core/record-store.js';
 import { detailFilters } from '../../core/record-table.js';
 import { usedAliases } from './store-snapshot.js';
 
@@ -38,7 +38,7 @@ export async function writeCatalogToStore(store: RecordStore, catalog: CatalogFi
 }
 
 /** The store as a catalog: records in listing order without details, which `details` gives by index. */
-export function readCatalogFromStore(store: RecordStore): Promise<{ catalog: CatalogFile; details: CatalogDetails }> {
+export function readCatalogFromStore(store: RecordStore): Promise<{ catalog: CatalogFile; details: CatalogDetails; state: StoreState }> {
   return store.read(async ({ state, removed, projects, records: batches }) => {
     const rows: StoredRecord[] = [];
     for await (const batch of batches) rows.push(...batch);
@@ -64,6 +64,6 @@ export function readCatalogFromStore(store: RecordStore): Promise<{ catalog: Cat
         return detailFilters(json === undefined ? undefined : JSON.parse(json));
       },
     };
-    return { catalog, details };
+    return { catalog, details, state };
   });
 }

@@ -17,6 +17,8 @@ export interface AppliedStep {
   readonly sequence: number;
   /** How long the step took, from reading its asset to its commit (a download before it excluded). */
   readonly ms: number;
+  /** A baseline or a whole tree: the step read every record. */
+  readonly whole: boolean;
   readonly report: MergeReport;
   readonly result: ImportResult;
 }
@@ -63,7 +65,7 @@ export async function* syncSteps(
           result.details.close();
         }
       });
-      yield { label: step.label, sequence, ms: performance.now() - started, ...applied };
+      yield { label: step.label, sequence, ms: performance.now() - started, whole: step.whole, ...applied };
     } finally {
       // Applied or refused, what the step brought (a download) goes: a refused one is fetched again next time.
       await step.release();

@@ -13,7 +13,7 @@ import { CHANGE_CHANNEL } from '../../catalog/store/schema.js';
 import type { Snapshot } from '../../core/snapshot.js';
 import type { TextFile } from '../../core/text-file.js';
 import type { CatalogSource } from '../catalog-source.js';
-import { nextSnapshot } from '../store-changes.js';
+import { nextSnapshot, startingSnapshot } from '../store-changes.js';
 
 export interface SourceLogger {
   info(object: object, message: string): void;
@@ -27,7 +27,8 @@ const HEARTBEAT_TIMEOUT_MS = 2500;
 /** A load's statements (FETCHes of 1000 rows) are short: one that hangs this long is a dead link. */
 const LOAD_QUERY_TIMEOUT_MS = 15_000;
 
-export function postgresSource(url: string, log: SourceLogger): CatalogSource {
+/** `checkpoint`: a snapshot file of this store to start from (`serve --checkpoint`). */
+export function postgresSource(url: string, log: SourceLogger, checkpoint?: string): CatalogSource {
   let listener: pg.Client | undefined;
   /** True while the listener is connected and listening. */
   let listening = false;
@@ -93,7 +94,10 @@ export function postgresSource(url: string, log: SourceLogger): CatalogSource {
   return {
     name: 'PostgreSQL',
     load: async (current) => {
-      const { snapshot, file } = await nextSnapshot(store, current, files);
+      const { snapshot, file } =
+        current === undefined
+          ? await startingSnapshot(store, checkpoint, files, (message) => log.warn({}, message))
+          : await nextSnapshot(store, current, files);
       // A whole load of the content being served gives back the snapshot loaded before, and the new copy of
       // its texts is freed at once rather than when the collector gets to it.
       const previous = latest?.deref();
