@@ -17,6 +17,7 @@ import { PATHS } from '../shared/paths.js';
 import { registerLegacyTransport, streamableHttpHint } from './legacy-transport.js';
 import { mcpServerFactory } from './mcp-server.js';
 import { rebindingProtection } from './rebinding-protection.js';
+import { SubscriptionBus } from './subscription-bus.js';
 import { listenRequest, MAX_SUBSCRIBED_URIS, ResourceSubscriptions } from './subscriptions.js';
 
 const JSON_RPC_INVALID_REQUEST = -32600;
@@ -28,14 +29,13 @@ export const mcpSurface: FastifyPluginAsync<SurfaceContext> = async (app, ctx) =
   // The SDK reports requests it rejects (an unknown protocol version, mismatched headers) and failures
   // to serve; the request log has their status, this line says why.
   const settings = ctx.config.streams ?? DEFAULT_STREAMS;
-  const handler = createMcpHandler(mcpServerFactory(ctx, app.log), {
-    onerror: (err) => app.log.info({ err }, 'mcp request not served'),
-    keepAliveMs: settings.keepAliveMs,
-  });
+  const onerror = (err: Error) => app.log.info({ err }, 'mcp request not served');
+  const bus = new SubscriptionBus(onerror);
+  const handler = createMcpHandler(mcpServerFactory(ctx, app.log), { onerror, bus, keepAliveMs: settings.keepAliveMs });
   // A subscription holds a connection as a change stream does, so each address may hold as many
   // (counted apart from its change streams); the SDK bounds them all together (maxSubscriptions).
   const limits = new StreamLimits(settings.perAddress);
-  const subscriptions = new ResourceSubscriptions(ctx.changes, handler.notify);
+  const subscriptions = new ResourceSubscriptions(ctx.changes, bus, handler.notify);
   // Without the draining layer (the edge benchmark's ablations), subscriptions end only when the server closes.
   const stopDraining = app.hasDecorator('onDrain') ? app.onDrain(() => subscriptions.endAll()) : () => {};
   app.addHook('preClose', (done) => {
@@ -78,14 +78,15 @@ export const mcpSurface: FastifyPluginAsync<SurfaceContext> = async (app, ctx) =
         .send(jsonRpcError(listen.id, JSON_RPC_SERVER_ERROR, error.message));
     }
     // The stream lives as long as the response: its end, however it comes, releases the address's share
-    // and the URIs, and aborts the request, on which the SDK stops the stream.
+    // and aborts the request, on which the SDK stops the stream and unsubscribes it from the bus.
     const stream = new AbortController();
-    const close = subscriptions.open(listen.uris, stream);
+    const close = subscriptions.open(stream);
     reply.raw.once('close', () => {
       release();
       close();
     });
-    return sendResponse(reply, await handler.fetch(toWebRequest(request, ctx.config.baseUrl, stream.signal)));
+    const served = bus.within(listen.uris, () => handler.fetch(toWebRequest(request, ctx.config.baseUrl, stream.signal)));
+    return sendResponse(reply, await served);
   });
   registerLegacyTransport(app, ctx.config.baseUrl);
 };
