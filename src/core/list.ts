@@ -94,7 +94,7 @@ export function listRecords(snapshot: Snapshot, query: ListQuery, cursors: Curso
 
 /**
  * Whether what the filters read is built. The version index is not built at load (it reads every record's
- * details: 30 MB and 3 s at the sample's 17,000 records); the first version, purl or CPE filter builds it
+ * details: a quarter of a second at the sample's 17,000 records); the first version, purl or CPE filter builds it
  * with `prepareFilters`, in steps between other requests, so that one query never stops the service.
  */
 export function filtersReady(snapshot: Snapshot, filters: VersionFilters): boolean {

@@ -8,19 +8,41 @@
 // any route; hijacking the socket for a Node adapter would bypass it.
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { DEFAULT_STREAMS } from '../../config.js';
+import { errorCatalog, ServiceError } from '../../contract/index.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../edge/json-limits.js';
+import { StreamLimits } from '../edge/stream-limits.js';
 import type { SurfaceContext } from '../shared/context.js';
 import { PATHS } from '../shared/paths.js';
 import { registerLegacyTransport, streamableHttpHint } from './legacy-transport.js';
 import { mcpServerFactory } from './mcp-server.js';
 import { rebindingProtection } from './rebinding-protection.js';
+import { listenRequest, MAX_SUBSCRIBED_URIS, ResourceSubscriptions } from './subscriptions.js';
 
 const JSON_RPC_INVALID_REQUEST = -32600;
+const JSON_RPC_INVALID_PARAMS = -32602;
+// JSON-RPC's implementation-defined server error: a well-formed request refused for the load it brings.
+const JSON_RPC_SERVER_ERROR = -32000;
 
 export const mcpSurface: FastifyPluginAsync<SurfaceContext> = async (app, ctx) => {
   // The SDK reports requests it rejects (an unknown protocol version, mismatched headers) and failures
   // to serve; the request log has their status, this line says why.
-  const handler = createMcpHandler(mcpServerFactory(ctx, app.log), { onerror: (err) => app.log.info({ err }, 'mcp request not served') });
+  const settings = ctx.config.streams ?? DEFAULT_STREAMS;
+  const handler = createMcpHandler(mcpServerFactory(ctx, app.log), {
+    onerror: (err) => app.log.info({ err }, 'mcp request not served'),
+    keepAliveMs: settings.keepAliveMs,
+  });
+  // A subscription holds a connection as a change stream does, so each address may hold as many
+  // (counted apart from its change streams); the SDK bounds them all together (maxSubscriptions).
+  const limits = new StreamLimits(settings.perAddress);
+  const subscriptions = new ResourceSubscriptions(ctx.changes, handler.notify);
+  // Without the draining layer (the edge benchmark's ablations), subscriptions end only when the server closes.
+  const stopDraining = app.hasDecorator('onDrain') ? app.onDrain(() => subscriptions.endAll()) : () => {};
+  app.addHook('preClose', (done) => {
+    stopDraining();
+    subscriptions.close();
+    done();
+  });
   app.addHook('onClose', () => handler.close());
 
   // The SDK reads the body itself: a malformed one is a JSON-RPC parse error, not a REST 400.
@@ -36,17 +58,48 @@ export const mcpSurface: FastifyPluginAsync<SurfaceContext> = async (app, ctx) =
         .type('application/json')
         .send({ jsonrpc: '2.0', id: null, error: { code: JSON_RPC_INVALID_REQUEST, message } });
     }
-    return sendResponse(reply, await handler.fetch(toWebRequest(request, ctx.config.baseUrl)));
+    const listen = typeof request.body === 'string' ? listenRequest(request.body) : undefined;
+    if (listen === undefined) return sendResponse(reply, await handler.fetch(toWebRequest(request, ctx.config.baseUrl)));
+    if (listen.uris.length > MAX_SUBSCRIBED_URIS) {
+      const message = `Invalid params: a subscription names at most ${MAX_SUBSCRIBED_URIS} resource URIs; open another for more.`;
+      return reply
+        .code(400)
+        .type('application/json')
+        .send(jsonRpcError(listen.id, JSON_RPC_INVALID_PARAMS, message));
+    }
+    let release: () => void;
+    try {
+      release = limits.admit(request, reply);
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      return reply
+        .code(errorCatalog[error.code].status)
+        .type('application/json')
+        .send(jsonRpcError(listen.id, JSON_RPC_SERVER_ERROR, error.message));
+    }
+    // The stream lives as long as the response: its end, however it comes, releases the address's share
+    // and the URIs, and aborts the request, on which the SDK stops the stream.
+    const stream = new AbortController();
+    const close = subscriptions.open(listen.uris, stream);
+    reply.raw.once('close', () => {
+      release();
+      close();
+    });
+    return sendResponse(reply, await handler.fetch(toWebRequest(request, ctx.config.baseUrl, stream.signal)));
   });
   registerLegacyTransport(app, ctx.config.baseUrl);
 };
 
-function toWebRequest(request: FastifyRequest, baseUrl: string): Request {
+function jsonRpcError(id: string | number | null, code: number, message: string): object {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+function toWebRequest(request: FastifyRequest, baseUrl: string, signal?: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     for (const item of [value ?? []].flat()) headers.append(name, String(item));
   }
-  return new Request(new URL(request.url, baseUrl), { method: request.method, headers, body: request.body as string });
+  return new Request(new URL(request.url, baseUrl), { method: request.method, headers, body: request.body as string, signal });
 }
 
 /**
