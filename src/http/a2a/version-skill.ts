@@ -14,11 +14,15 @@ const RECORDS_PER_NAME = 20;
 
 /** The purls and CPE names a text names, as queries; none when it names none (a question for search). */
 export function versionQueries(text: string): VersionCheckQuery[] {
-  return text
-    .split(/\s+/)
-    .filter((word) => /^(?:pkg:|cpe:2\.3:)/i.test(word))
-    .slice(0, MAX_NAMES)
-    .map((word) => (word.toLowerCase().startsWith('pkg:') ? { purl: word } : { cpe: word }));
+  return (
+    text
+      .split(/\s+/)
+      .filter((word) => /^(?:pkg:|cpe:2\.3:)/i.test(word))
+      // A name ending a sentence or a list keeps its version: "… pkg:npm/x@1.0.2, and …", "(cpe:2.3:…)?".
+      .map((word) => word.replace(/[.,;!?)\]]+$/, ''))
+      .slice(0, MAX_NAMES)
+      .map((word) => (word.toLowerCase().startsWith('pkg:') ? { purl: word } : { cpe: word }))
+  );
 }
 
 /** The answer to the queries: the affected records of each, what was read (or could not be) in `understood`. */
