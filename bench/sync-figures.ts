@@ -18,7 +18,7 @@ const RECORDS = Number(process.env.BENCH_SYNC_RECORDS ?? 340_000);
 const DAY = '2026-11-23';
 
 /** 500 records in a delta's shape: 250 of the corpus's own ids changed, 250 new ids (`serial` keeps them apart). */
-async function deltaRecords(hour: number, day = DAY, serial = 0): Promise<{ name: string; data: string }[]> {
+export async function deltaRecords(hour: number, day = DAY, serial = 0): Promise<{ name: string; data: string }[]> {
   const entries: { name: string; data: string }[] = [];
   const updated = `${day}T${String(hour).padStart(2, '0')}:10:00.000Z`;
   for await (const entry of readZipEntries(SAMPLE_ZIP)) {
@@ -39,7 +39,7 @@ async function deltaRecords(hour: number, day = DAY, serial = 0): Promise<{ name
   return entries;
 }
 
-function writeDeltaZip(dir: string, hour: number, entries: { name: string; data: string }[], day = DAY): string {
+export function writeDeltaZip(dir: string, hour: number, entries: { name: string; data: string }[], day = DAY): string {
   const name = `${day}_delta_CVEs_at_${String(hour).padStart(2, '0')}00Z.zip`;
   writeFileSync(join(dir, name), zipBytes(entries));
   return name;

@@ -18,6 +18,9 @@ export interface Migration {
   readonly sqlite: string;
 }
 
+// SQLite's records table keeps its rowid: rows of a few kilobytes (the details) in a WITHOUT ROWID table
+// took 72 s and 1.6 GB to insert 340,000 against 13 s and 0.7 GB (SQLite advises WITHOUT ROWID for rows
+// under a twentieth of a page).
 export const MIGRATIONS: readonly Migration[] = [
   {
     postgres: `CREATE TABLE cve_records (
@@ -50,7 +53,7 @@ export const MIGRATIONS: readonly Migration[] = [
        summary    text,
        published  text,
        updated_at text NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-     ) WITHOUT ROWID;
+     );
      CREATE TABLE cve_catalog (
        singleton     integer PRIMARY KEY CHECK (singleton = 1),
        last_verified text NOT NULL
