@@ -11,6 +11,7 @@ const SERVICE_TESTS = [
   'test/system/rate-limit-shared.test.ts',
   'test/system/graceful-operation.test.ts',
   'test/system/deployment.test.ts',
+  'test/import/sync.test.ts',
 ];
 
 export default defineConfig({

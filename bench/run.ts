@@ -16,6 +16,7 @@ import { relevanceSection } from './relevance.js';
 import { type Load, load, runCli, type Server, serveCatalog, spawnServer, table, untilLine } from './support.js';
 import { syncSection } from './sync-figures.js';
 import { syntheticRecord, writeSyntheticCatalog } from './synthetic-catalog.js';
+import { versionSection } from './version-figures.js';
 import { ensureTools, PINNED, pinServer, ratioRow, staticNginx, type WrkLoad, wrkLoad } from './wrk.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -287,6 +288,8 @@ if (!only || only === 'sync') await syncSection(SECONDS);
 if (only === 'deployment') await deploymentSection();
 if (!only || only === 'relevance') await relevanceSection();
 if (!only || only === 'index-change') await indexChangeSection();
+// Issue 27: imports the corpus again and loads it; the whole run or by name.
+if (!only || only === 'versions') await versionSection(SECONDS);
 // Not part of the whole run: the ablation takes about ten minutes, instruction counts a few more.
 if (only === 'layers') await layersSection();
 if (only === 'instructions') await instructionsSection();

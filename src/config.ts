@@ -48,6 +48,13 @@ export interface ServiceConfig {
   readonly databaseUrl?: string | undefined;
   /** Catalog file served when PostgreSQL is unreachable at start; none means such a start fails. */
   readonly fallbackRecordsFile?: string | undefined;
+  /**
+   * Upstream followed inside the serving process (`--sync`), into the store it serves (an SQLite `--records`
+   * file or PostgreSQL), every `intervalSeconds`; `ids`: the cleared ids file of the selection.
+   */
+  /** A checkpoint of the store served (a snapshot file naming it and its sequence), to start from. */
+  readonly checkpointFile?: string | undefined;
+  readonly sync?: { readonly upstream: string; readonly intervalSeconds: number; readonly ids?: string | undefined } | undefined;
   readonly siteName: string;
   /** `max` 0 turns the limiter off (for a gateway that enforces the limit itself). */
   readonly rateLimit: { readonly max: number; readonly windowSeconds: number };

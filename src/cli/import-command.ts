@@ -5,7 +5,10 @@ import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import { findCatalogProblems } from '../catalog/catalog-validation.js';
 import { writeCatalogFile } from '../catalog/json/catalog-writer.js';
-import { upsertCatalog } from '../catalog/postgres/database.js';
+import { migrate } from '../catalog/postgres/database.js';
+import { postgresStore } from '../catalog/postgres/postgres-store.js';
+import { isStorePath, openSqliteStore } from '../catalog/sqlite/sqlite-store.js';
+import { writeCatalogToStore } from '../catalog/store/catalog-store.js';
 import { BAD_INPUT, type ImportResult, importRecords, SKIP_CATEGORIES } from '../import/importer.js';
 import { readInputs } from '../import/inputs.js';
 import { NAMING_STEPS } from '../import/project-naming.js';
@@ -109,11 +112,23 @@ async function writeImport(result: ImportResult, outs: readonly string[], databa
   }
   const written: string[] = [];
   for (const out of outs) {
+    if (isStorePath(out)) {
+      // Into a store of record, in one step (created when missing): a server on it applies the step live.
+      const store = openSqliteStore(out);
+      try {
+        const sequence = await writeCatalogToStore(store, result.catalog, result.details);
+        written.push(`${out} (store of record, sequence ${sequence})`);
+      } finally {
+        await store.close();
+      }
+      continue;
+    }
     const bytes = await writeCatalogFile(out, result.catalog, { details: result.details });
     written.push(`${out} (${bytes} bytes)`);
   }
   if (database) {
-    await upsertCatalog(database, result.catalog, result.details);
+    await migrate(database);
+    await writeCatalogToStore(postgresStore(database), result.catalog, result.details);
     written.push('PostgreSQL (one transaction)');
   }
   process.stdout.write(summary(result, written));

@@ -10,7 +10,11 @@ export const DEFAULT_RECORDS_FILE = fileURLToPath(new URL('../../data/cve-record
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const flags = {
-  records: { env: 'CVE_RECORDS_FILE', help: 'catalog file to serve', default: 'data/cve-records.json.gz (embedded)' },
+  records: {
+    env: 'CVE_RECORDS_FILE',
+    help: 'what to serve: a catalog file (.json, .json.gz, .snapshot), or a store of record (.db), whose changes are applied live',
+    default: 'data/cve-records.json.gz (embedded)',
+  },
   'database-url': {
     env: 'CVE_RECORDS_DATABASE_URL',
     help: 'PostgreSQL holding the records (instead of --records); replicas follow its changes',
@@ -21,6 +25,18 @@ const flags = {
     help: 'catalog file served when PostgreSQL is unreachable at start',
     default: 'none: such a start fails',
   },
+  checkpoint: {
+    env: 'CVE_RECORDS_CHECKPOINT',
+    help: 'a checkpoint of the store served (sync --checkpoint) to start from, plus the rows written after it',
+    default: 'none: the store is loaded whole',
+  },
+  sync: {
+    env: 'CVE_RECORDS_SYNC',
+    help: 'upstream to follow inside this process (as for cve-records sync) into the --records store (.db) or PostgreSQL',
+    default: 'none',
+  },
+  'sync-interval': { env: 'CVE_RECORDS_SYNC_INTERVAL', help: 'seconds between two syncs with --sync', default: '300' },
+  'sync-ids': { env: 'CVE_RECORDS_SYNC_IDS', help: 'the cleared ids file --sync keeps to (as sync --ids)', default: 'none: every record' },
   port: { env: 'CVE_RECORDS_PORT', help: 'TCP port', default: '8080' },
   host: { env: 'CVE_RECORDS_HOST', help: 'address to bind', default: '127.0.0.1' },
   'base-url': { env: 'CVE_RECORDS_BASE_URL', help: 'public origin used in absolute links', default: 'http://<host>:<port>' },
@@ -124,6 +140,8 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): Servi
     recordsFile: get('records') ?? DEFAULT_RECORDS_FILE,
     databaseUrl: databaseUrl(get('database-url')),
     fallbackRecordsFile: get('fallback-records'),
+    checkpointFile: get('checkpoint'),
+    sync: syncOptions(get('sync'), get('sync-interval'), get('sync-ids'), get('records'), get('database-url')),
     siteName: get('site-name') ?? 'public-cve-records',
     rateLimit: {
       max: integer('rate-limit-max', get('rate-limit-max') ?? '120', 0, 1_000_000),
@@ -153,6 +171,22 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): Servi
       .filter(Boolean),
     logLevel: oneOf('log-level', get('log-level') ?? 'info', LOG_LEVELS),
   };
+}
+
+function syncOptions(
+  upstream: string | undefined,
+  interval: string | undefined,
+  ids: string | undefined,
+  records: string | undefined,
+  database: string | undefined,
+): ServiceConfig['sync'] {
+  if (upstream === undefined) {
+    if (interval !== undefined || ids !== undefined) throw new UsageError('--sync-interval and --sync-ids need --sync');
+    return undefined;
+  }
+  if (database === undefined && !/\.(db|sqlite|sqlite3)$/i.test(records ?? ''))
+    throw new UsageError('--sync writes to the store served: name a .db file with --records, or --database-url');
+  return { upstream, intervalSeconds: integer('sync-interval', interval ?? '300', 1, 86_400), ...(ids ? { ids } : {}) };
 }
 
 function trustProxy(text: string): ServiceConfig['trustProxy'] {

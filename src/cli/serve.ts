@@ -2,6 +2,7 @@ import { Server } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { pino } from 'pino';
 import { DatabaseError } from '../catalog/postgres/database.js';
+import { isStorePath } from '../catalog/sqlite/sqlite-store.js';
 import type { ServiceConfig } from '../config.js';
 import { createCursorCodec } from '../core/cursor.js';
 import { prepareSnapshot, type Snapshot } from '../core/snapshot.js';
@@ -10,14 +11,21 @@ import { buildServer } from '../http/server.js';
 import { type CatalogSource, keepCurrent, loadSnapshot } from '../sources/catalog-source.js';
 import { fileSource } from '../sources/file-source.js';
 import { postgresSource } from '../sources/postgres/postgres-source.js';
+import { sqliteSource } from '../sources/sqlite-source.js';
 import { SERVICE_VERSION } from '../version.js';
+import { readSelection } from './selection-options.js';
 import { serviceLog } from './service-log.js';
+import { followInProcess } from './sync-command.js';
 
 /** Loads the catalog, starts listening and returns the running server. */
 export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
   const log = serviceLog(config.logLevel);
   const { logger } = log;
-  const source: CatalogSource = config.databaseUrl ? postgresSource(config.databaseUrl, logger) : fileSource(config.recordsFile);
+  const source: CatalogSource = config.databaseUrl
+    ? postgresSource(config.databaseUrl, logger, config.checkpointFile)
+    : isStorePath(config.recordsFile)
+      ? sqliteSource(config.recordsFile, config.checkpointFile, (message) => logger.warn({}, message))
+      : fileSource(config.recordsFile);
   const snapshot = await initialSnapshot(config, source, logger);
   const store = new SnapshotStore(snapshot);
   const app = await buildServer({ config, store, cursors: createCursorCodec(config.cursorSecret), source }, { logger });
@@ -25,8 +33,10 @@ export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
   const live = keepCurrent(source, store, app.log, prepareSnapshot);
   const onHangup = () => void live.reload('SIGHUP');
   process.on('SIGHUP', onHangup);
+  const syncing = config.sync ? await syncInProcess(config, () => void live.reload('synced')) : undefined;
   app.addHook('onClose', async () => {
     process.off('SIGHUP', onHangup);
+    await syncing?.stop();
     await source.close();
   });
   // flush() ends with an fsync, which fails (EINVAL) when stdout is a pipe or /dev/null; the lines are
@@ -51,6 +61,26 @@ export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+/** `--sync`: the sync loop in this process, writing the store served; each step is applied as it commits. */
+async function syncInProcess(config: ServiceConfig, onStep: () => void): Promise<{ stop(): Promise<void> }> {
+  const sync = config.sync!;
+  const stopping = new AbortController();
+  // One mapping thread: the serving thread and the other core stay for requests.
+  const selection = await readSelection({ ids: sync.ids, workers: '1' });
+  const running = followInProcess(sync.upstream, config.databaseUrl ?? config.recordsFile, {
+    interval: sync.intervalSeconds,
+    selection,
+    signal: stopping.signal,
+    onStep,
+  });
+  return {
+    async stop() {
+      stopping.abort();
+      await running;
+    },
+  };
 }
 
 async function initialSnapshot(config: ServiceConfig, source: CatalogSource, log: pino.Logger): Promise<Snapshot> {

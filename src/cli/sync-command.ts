@@ -1,15 +1,21 @@
-// `cve-records sync <upstream> --catalog FILE`: brings a catalog up to date with the CVE Program's
-// releases (a folder of release zips, an HTTP(S) URL serving them, or a cvelistV5 checkout), step by step,
-// each step written whole with its cursor; `--follow` keeps doing so. A server watching the catalog (or a
-// snapshot written with --out) reloads on each write.
+// `cve-records sync <upstream> --catalog STORE`: brings the store of record up to date with the CVE
+// Program's releases (a folder of release zips, an HTTP(S) URL serving them, or a cvelistV5 checkout), step
+// by step, each step one transaction with its cursor; `--follow` keeps doing so. Servers on the store apply
+// each step's rows as it commits. A JSON catalog still works as the store: it is read into memory, and
+// written whole after each step (the way before the store, at the whole catalog's cost).
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { findCatalogProblems } from '../catalog/catalog-validation.js';
 import { readCatalogFile } from '../catalog/json/catalog-file.js';
 import { formatOf, writeCatalogFile } from '../catalog/json/catalog-writer.js';
-import { applyToDatabase } from '../catalog/postgres/database.js';
+import { migrate } from '../catalog/postgres/database.js';
+import { postgresStore } from '../catalog/postgres/postgres-store.js';
+import { isStorePath, openSqliteStore } from '../catalog/sqlite/sqlite-store.js';
+import { readCatalogFromStore, writeCatalogToStore } from '../catalog/store/catalog-store.js';
+import { checkedStore, InvalidRowError } from '../catalog/store/checked-store.js';
+import { mirroredStore } from '../catalog/store/mirrored-store.js';
 import type { CatalogFile } from '../contract/index.js';
+import type { RecordStore, StoreState } from '../core/record-store.js';
 import { checkout } from '../import/sync/checkout.js';
 import { changedAny } from '../import/sync/merge.js';
 import { releaseFolder } from '../import/sync/release-folder.js';
@@ -20,24 +26,31 @@ import { readTargets, TARGET_OPTIONS } from './catalog-targets.js';
 import { isoDate, readSelection, SELECTION_HELP, SELECTION_OPTIONS, type Selection } from './selection-options.js';
 import { UsageError } from './serve-options.js';
 
-export const SYNC_HELP = `Usage: cve-records sync <upstream> --catalog FILE [options]
+export const SYNC_HELP = `Usage: cve-records sync <upstream> --catalog STORE [options]
 
-Applies what changed upstream to a catalog, with the same selection and project naming as import. The
-upstream is one of:
+Applies what changed upstream to the store of record, with the same selection and project naming as
+import. The upstream is one of:
   a folder       of cvelistV5 release assets: YYYY-MM-DD_all_CVEs_at_midnight.zip.zip (baselines) and
                  YYYY-MM-DD_delta_CVEs_at_HH00Z.zip (deltas); other files are ignored
   an http(s) URL serving those assets: a base URL (the asset's name is added) or a template with {name},
                  and optionally {day} and {hour} of the release
   a checkout     of the cvelistV5 repository (a folder with cves/ and .git), kept current by git pull
 
-The catalog keeps a cursor (the last baseline, delta or commit applied): a rerun applies only what is new,
-and a sync stopped at any point loses nothing and applies nothing twice. A record whose CVE is rejected
-leaves the catalog and is listed as removed in the change feed.
+The store keeps a cursor (the last baseline, delta or commit applied) and writes each step with it in one
+transaction: a rerun applies only what is new, and a sync stopped at any point loses nothing and applies
+nothing twice. A step reads and writes only the records it brings. A record whose CVE is rejected leaves
+the catalog and is listed as removed in the change feed.
 
 Options:
-  --catalog FILE         the catalog to bring up to date (.json or .json.gz), created when missing
-  --out FILE             also write the catalog here after each step, e.g. a .snapshot the server reads;
-                         repeatable
+  --catalog STORE        the store to bring up to date, created when missing: an SQLite file (.db, .sqlite;
+                         the embedded default, which serve --records reads live), a postgres:// URL (the
+                         shared store replicas follow), or a .json/.json.gz catalog (read whole and written
+                         whole after each step: slow at the corpus's size)
+  --out FILE             also write the whole catalog here after each step that changed it (.json,
+                         .json.gz, or .snapshot: a checkpoint); repeatable
+  --checkpoint FILE      write a .snapshot checkpoint of the store (naming it and its sequence) after each
+                         baseline, and when the file is missing: serve --checkpoint starts from it plus the
+                         rows after it
   --last-verified DATE   lastVerified of a catalog created here (default: today, UTC)
   --to-database          also apply each step to PostgreSQL (--database-url or CVE_RECORDS_DATABASE_URL): the
                          records it changed and removed, in one transaction; replicas serving the database
@@ -68,6 +81,7 @@ export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<n
       ...TARGET_OPTIONS,
       catalog: { type: 'string' },
       'last-verified': { type: 'string' },
+      checkpoint: { type: 'string' },
       follow: { type: 'boolean' },
       interval: { type: 'string' },
       'download-limit': { type: 'string' },
@@ -82,9 +96,16 @@ export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<n
   const [source, ...extra] = positionals;
   if (source === undefined || extra.length > 0) throw new UsageError('name one upstream: a folder, an http(s) URL or a checkout');
   const catalogPath = values.catalog;
-  if (catalogPath === undefined || !['json', 'json.gz'].includes(formatOf(catalogPath) ?? ''))
-    throw new UsageError('--catalog: name the .json or .json.gz catalog to keep (it holds the sync cursor)');
+  if (
+    catalogPath === undefined ||
+    !(isStorePath(catalogPath) || /^postgres(ql)?:\/\//.test(catalogPath) || ['json', 'json.gz'].includes(formatOf(catalogPath) ?? ''))
+  )
+    throw new UsageError(
+      '--catalog: name the store to keep (a .db file, a postgres:// URL, or a .json or .json.gz catalog): it holds the sync cursor',
+    );
   const { outs = [], database } = readTargets(values, env);
+  for (const out of outs)
+    if (isStorePath(out)) throw new UsageError(`--out ${out}: a sync's store is its --catalog; --out writes catalog files`);
   const interval = values.interval === undefined ? DEFAULT_INTERVAL_S : Number(values.interval);
   if (!Number.isFinite(interval) || interval < 1) throw new UsageError(`--interval: expected seconds, got "${values.interval}"`);
   const lastVerified = isoDate('last-verified', values['last-verified']);
@@ -97,28 +118,54 @@ export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<n
         : 1000 * seconds('download-stall-timeout', values['download-stall-timeout']),
   });
 
-  const once = () => syncOnce(upstream, { catalogPath, outs, database }, selection, lastVerified);
+  const checkpoint = values.checkpoint;
+  if (checkpoint !== undefined && formatOf(checkpoint) !== 'snapshot') throw new UsageError('--checkpoint: name a .snapshot file');
+  const once = () => syncOnce(upstream, { catalogPath, outs, database, checkpoint }, selection, lastVerified);
   if (!values.follow) return once();
 
-  return follow(once, interval);
-}
-
-/**
- * Syncs every `interval` seconds until SIGTERM or SIGINT. The wait is a referenced timer the loop awaits:
- * it is what keeps the process alive between polls (an unref'd one let Node exit after the first poll).
- */
-async function follow(once: () => Promise<number>, interval: number): Promise<number> {
-  let stopping = false;
-  let wake: (() => void) | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const stop = () => {
-    stopping = true;
-    clearTimeout(timer);
-    wake?.();
-  };
+  const stopping = new AbortController();
+  const stop = () => stopping.abort();
   // Kept, not once: a repeated signal (a group's and a relayed one) must not cut a step short.
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  try {
+    return await follow(once, interval, stopping.signal);
+  } finally {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+  }
+}
+
+/**
+ * `serve --sync`: follows upstream inside the serving process, into the store it serves, every `interval`
+ * seconds until `signal` aborts; `onStep` after each step committed (the server applies it at once).
+ */
+export function followInProcess(
+  source: string,
+  store: string,
+  { interval, selection, signal, onStep }: { interval: number; selection: Selection; signal: AbortSignal; onStep: () => void },
+): Promise<number> {
+  const upstream = upstreamOf(source, store, { maxBytes: DEFAULT_DOWNLOAD_LIMIT, stallTimeoutMs: DEFAULT_STALL_TIMEOUT_MS });
+  return follow(
+    () => syncOnce(upstream, { catalogPath: store, outs: [], database: undefined }, selection, undefined, onStep),
+    interval,
+    signal,
+  );
+}
+
+/**
+ * Syncs every `interval` seconds until `signal` aborts. The wait is a referenced timer the loop awaits:
+ * it is what keeps the process alive between polls (an unref'd one let Node exit after the first poll).
+ */
+async function follow(once: () => Promise<number>, interval: number, signal: AbortSignal): Promise<number> {
+  let stopping = signal.aborted;
+  let wake: (() => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  signal.addEventListener('abort', () => {
+    stopping = true;
+    clearTimeout(timer);
+    wake?.();
+  });
   try {
     while (!stopping) {
       // A failed sync (upstream down, a damaged download) is reported and tried again at the next interval.
@@ -130,8 +177,7 @@ async function follow(once: () => Promise<number>, interval: number): Promise<nu
       });
     }
   } finally {
-    process.off('SIGTERM', stop);
-    process.off('SIGINT', stop);
+    wake = undefined;
   }
   return 0;
 }
@@ -164,68 +210,82 @@ function seconds(option: string, text: string): number {
 }
 
 interface Targets {
-  /** The catalog that holds the cursor: written last, so every other target is at least as far along. */
+  /** The store that holds the cursor. */
   readonly catalogPath: string;
   readonly outs: readonly string[];
   readonly database: string | undefined;
+  /** A checkpoint written after each whole step and when missing. */
+  readonly checkpoint?: string | undefined;
+}
+
+/** The store `--catalog` names, and what to do after each step (write a JSON catalog back whole). */
+async function openStore(
+  catalogPath: string,
+  lastVerified: string | undefined,
+): Promise<{ store: RecordStore; after: () => Promise<void> }> {
+  if (isStorePath(catalogPath)) return { store: openSqliteStore(catalogPath), after: async () => {} };
+  if (/^postgres(ql)?:\/\//.test(catalogPath)) {
+    await migrate(catalogPath);
+    return { store: postgresStore(catalogPath), after: async () => {} };
+  }
+  // A JSON catalog: its records in an in-memory store for the run, the file rewritten whole with its cursor.
+  const store = openSqliteStore(':memory:');
+  const catalog: CatalogFile = existsSync(catalogPath)
+    ? await readCatalogFile(catalogPath)
+    : { lastVerified: lastVerified ?? new Date().toISOString().slice(0, 10), records: [] };
+  await writeCatalogToStore(store, catalog);
+  return { store, after: () => writeStore(catalogPath, store) };
+}
+
+/** The whole store as a catalog file; a snapshot file is a checkpoint naming the store and its sequence. */
+async function writeStore(path: string, store: RecordStore): Promise<void> {
+  const { catalog, details, state } = await readCatalogFromStore(store);
+  await writeCatalogFile(path, catalog, {
+    gzipLevel: SYNC_GZIP_LEVEL,
+    details,
+    checkpoint: { id: state.storeId, sequence: state.sequence },
+  });
 }
 
 async function syncOnce(
   upstream: Upstream,
-  { catalogPath, outs, database }: Targets,
+  { catalogPath, outs, database, checkpoint }: Targets,
   selection: Selection,
   lastVerified: string | undefined,
+  onStep: () => void = () => {},
 ): Promise<number> {
-  const start: CatalogFile = existsSync(catalogPath)
-    ? await readCatalogFile(catalogPath)
-    : { lastVerified: lastVerified ?? new Date().toISOString().slice(0, 10), records: [] };
+  const opened = await openStore(catalogPath, lastVerified);
+  const store = checkedStore(database ? mirroredStore(opened.store, postgresStore(database)) : opened.store);
+  if (database) await migrate(database);
   let steps = 0;
   try {
-    for await (const step of syncSteps(start, upstream, selection)) {
-      // The catalog read at the start was checked whole; a step is checked by what it changed (the mapping
-      // should make a problem impossible; a catalog the server would refuse is never written).
-      const problems = findCatalogProblems({ ...step.catalog, records: changesOf(step).upsert });
-      if (problems.length > 0)
-        throw new UpstreamError(
-          `${step.label}: the synced catalog is invalid (${problems[0]!.pointer}: ${problems[0]!.problem}); nothing written`,
-        );
-      // The other targets first, the catalog with its cursor last: a stop in between redoes the step, which
-      // changes nothing already applied. A step that changed no record only moves the cursor.
-      if (changedAny(step.report)) {
-        if (database) await applyToDatabase(database, changesOf(step));
-        for (const out of outs) await writeCatalogFile(out, step.catalog, { gzipLevel: SYNC_GZIP_LEVEL });
-      }
-      await writeCatalogFile(catalogPath, step.catalog, { gzipLevel: SYNC_GZIP_LEVEL });
-      log(stepSummary(step));
+    for await (const step of syncSteps(store, upstream, selection, { lastVerified })) {
+      if (changedAny(step.report)) for (const out of outs) await writeStore(out, store);
+      if (checkpoint !== undefined && (step.whole || !existsSync(checkpoint))) await writeStore(checkpoint, store);
+      await opened.after();
+      onStep();
+      log(await stepSummary(step, store));
       for (const problem of step.result.problems) log(`skipped ${problem.source}: ${problem.category}: ${problem.detail}`);
       steps++;
     }
+    if (steps === 0) {
+      // An output named for the first time is written even when there is nothing new.
+      for (const out of [...outs, ...(checkpoint === undefined ? [] : [checkpoint])]) if (!existsSync(out)) await writeStore(out, store);
+      log(`up to date (${describeCursor(await store.state())})`);
+    }
+    return 0;
   } catch (error) {
-    if (error instanceof UpstreamError) {
+    if (error instanceof UpstreamError || error instanceof InvalidRowError) {
       log(`sync stopped: ${error.message}`);
       return 1;
     }
     throw error;
+  } finally {
+    await store.close();
   }
-  if (steps === 0) {
-    // An output named for the first time is written even when there is nothing new.
-    for (const out of outs) if (!existsSync(out)) await writeCatalogFile(out, start);
-    log(`up to date (${describeCursor(start)})`);
-  }
-  return 0;
 }
 
-/** What a step changed, as rows to write and ids to delete. */
-function changesOf({ catalog, report }: AppliedStep) {
-  const changed = new Set([...report.added, ...report.updated, ...report.published]);
-  return {
-    lastVerified: catalog.lastVerified,
-    upsert: catalog.records.filter((record) => changed.has(record.id)),
-    remove: report.removed,
-  };
-}
-
-function stepSummary({ label, catalog, report, result }: AppliedStep): string {
+async function stepSummary({ label, report, result, sequence, ms }: AppliedStep, store: RecordStore): Promise<string> {
   const changed = [
     `${report.added.length} added`,
     `${report.updated.length} updated`,
@@ -236,11 +296,11 @@ function stepSummary({ label, catalog, report, result }: AppliedStep): string {
   const published = report.published.length > 0 ? `; now public: ${report.published.join(', ')}` : '';
   const skipped = result.problems.length;
   const bad = skipped > 0 ? `; ${skipped} bad record${skipped === 1 ? '' : 's'} skipped (listed below)` : '';
-  return `applied ${label}: read ${result.read}, ${changed.join(', ')}${bad}${published}; catalog ${catalog.records.length} records (${describeCursor(catalog)})`;
+  return `applied ${label} in ${Math.round(ms)} ms: read ${result.read}, ${changed.join(', ')}${bad}${published}; sequence ${sequence} (${describeCursor(await store.state())})`;
 }
 
-function describeCursor(catalog: CatalogFile): string {
-  const cursor = catalog.sync;
+function describeCursor(state: StoreState): string {
+  const cursor = state.sync;
   if (!cursor) return 'never synced';
   return [
     cursor.baseline && `baseline ${cursor.baseline}`,

@@ -10,3 +10,4 @@ export * from './projects.js';
 export * from './records.js';
 export * from './service.js';
 export * from './validation.js';
+export * from './version-checks.js';

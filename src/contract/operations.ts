@@ -15,6 +15,7 @@ import { AskPostBody, AskQuery, BatchHeaders, FeedQuery, ListQuery, RecordIdPara
 import { ProjectPage, ProjectsQuery } from './projects.js';
 import { BatchRequest, BatchResponse, CveRecord, CveRecordDetails, CveRecordPage, DetailsBatchResponse, ExportRecord } from './records.js';
 import { Capabilities, Health, Sandbox } from './service.js';
+import { VERSION_CHECK_MAX_IDS, VersionCheckRequest, VersionCheckResponse } from './version-checks.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -33,6 +34,7 @@ export type OperationId =
   | 'batchGetPublicCveRecords'
   | 'getPublicCveRecordDetails'
   | 'batchGetPublicCveRecordDetails'
+  | 'batchCheckVersions'
   | 'listPublicCveRecordChanges'
   | 'streamPublicCveRecordChanges'
   | 'searchPublicRecordsWithNlweb'
@@ -222,6 +224,26 @@ export const operations: readonly Operation[] = [
     success: { schema: DetailsBatchResponse, description: 'Records found, with details, and identifiers missing.' },
     caching: 'no-store',
     errors: [400, 404, 405],
+  },
+  {
+    operationId: 'batchCheckVersions',
+    method: 'POST',
+    path: `${API_PREFIX}/cve-records/version-checks/batch`,
+    tag: 'Records',
+    summary: 'Check up to 100 versions at once',
+    description:
+      "Which records say a version is affected, for 1 to 100 queries at once, like OSV's querybatch: each names a " +
+      "`project`, a package URL `purl` or a CPE 2.3 name `cpe` and a version, read as the list's filters of those names " +
+      'read them, and is answered in request order with the ids of the records that say the version is affected, ' +
+      `newest first, at most ${VERSION_CHECK_MAX_IDS} (\`truncated\` says when there are more); with \`includeUnknown\`, ` +
+      'also those that cannot tell. One request, counted once against the rate limit. Read-only and idempotent; the body ' +
+      'must be `application/json`, at most 64 KiB. A query that cannot be read is a 400 `invalid_body` naming it. ' +
+      'Compatible addition to v1.',
+    headers: BatchHeaders,
+    body: VersionCheckRequest,
+    success: { schema: VersionCheckResponse, description: 'One answer per query, in request order.' },
+    caching: 'no-store',
+    errors: [400, 405],
   },
   {
     operationId: 'listPublicCveRecordChanges',

@@ -41,14 +41,16 @@ export class Derived<T> {
   /** The value once built in steps that give the event loop back between them; one build for all callers. */
   prepare(): Promise<T> {
     if (this.#value !== undefined) return Promise.resolve(this.#value);
-    this.#pending ??= (async () => {
-      const steps = this.steps();
-      for (let step = steps.next(); ; step = steps.next()) {
-        if (step.done) return this.#keep(step.value);
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-    })();
+    this.#pending ??= inSteps(this.steps()).then((value) => this.#keep(value));
     return this.#pending;
+  }
+}
+
+/** A generator's value, run step by step with the event loop given back between steps. */
+export async function inSteps<T>(steps: Generator<void, T, void>): Promise<T> {
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 

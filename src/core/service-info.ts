@@ -8,6 +8,7 @@ import {
   PAGE_LIMIT,
   type Sandbox,
   ServiceError,
+  VERSION_CHECK_MAX_QUERIES,
 } from '../contract/index.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -61,6 +62,7 @@ export function capabilities(description: ServiceDescription, snapshot: Snapshot
     limits: {
       pageSize: { min: PAGE_LIMIT.min, max: PAGE_LIMIT.max, default: PAGE_LIMIT.default },
       batchSize: { min: 1, max: BATCH_MAX_IDS },
+      versionCheckQueries: { min: 1, max: VERSION_CHECK_MAX_QUERIES },
       searchQueryLength: { max: MAX_QUERY_LENGTH },
       rate: { limit: description.rateLimit.max, windowSeconds: description.rateLimit.windowSeconds, per: 'connecting address' },
     },

@@ -41,6 +41,8 @@ export interface SnapshotHeader {
   readonly sections: readonly SectionEntry[];
   /** Where the text region starts and how long it is. */
   readonly text: { readonly offset: number; readonly length: number };
+  /** A checkpoint of a store of record: which store, and the sequence the file holds (absent otherwise). */
+  readonly store?: { readonly id: string; readonly sequence: number } | undefined;
 }
 
 /** The parts of a snapshot a file holds, besides its header fields. */
@@ -102,7 +104,7 @@ const align = (n: number) => Math.ceil(n / 8) * 8;
  * 340,000 records saves a buffer of 150 MB. `textLength` is the size of the text region that follows.
  */
 export function encodeSnapshot(
-  fields: Pick<SnapshotHeader, 'version' | 'lastVerified'>,
+  fields: Pick<SnapshotHeader, 'version' | 'lastVerified' | 'store'>,
   content: SnapshotContent,
   textLength: number,
 ): Buffer[] {

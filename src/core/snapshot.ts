@@ -179,7 +179,7 @@ export async function prepareSnapshot(snapshot: Snapshot): Promise<void> {
   await snapshot.search.prepare();
   await snapshot.projects.prepare();
   await snapshot.changes.prepare();
-  // Not the version index: it reads every record's details (30 MB and 3 s at the sample's 17,000 records),
+  // Not the version index: it reads every record's details (a quarter of a second at the sample's 17,000 records),
   // which a service nobody asks for versions should not pay at each load; the first version filter builds it
   // (prepareFilters in list.ts).
 }

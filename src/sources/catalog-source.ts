@@ -1,6 +1,7 @@
-// Where the served catalog comes from and how a change becomes a new snapshot. Two sources exist: the
-// catalog file (a JSON catalog or a snapshot file; watched, and reloaded on SIGHUP) and PostgreSQL
-// (LISTEN/NOTIFY). Either way a reload is all or nothing: a valid catalog is swapped in with one
+// Where the served catalog comes from and how a change becomes a new snapshot. Three sources exist: the
+// catalog file (a JSON catalog or a snapshot file; watched, and reloaded whole on SIGHUP), and the store of
+// record on SQLite (polled) or PostgreSQL (LISTEN/NOTIFY), whose changes are applied to the snapshot being
+// served (store-changes.ts). Either way a change is all or nothing: a valid snapshot is swapped in with one
 // assignment, an invalid one is refused with a log line while the old snapshot keeps serving.
 
 import { findCatalogProblems } from '../catalog/catalog-validation.js';
@@ -12,8 +13,11 @@ import type { SnapshotStore } from '../core/snapshot-store.js';
 export interface CatalogSource {
   /** Names the source in logs and errors. */
   readonly name: string;
-  /** The catalog as a snapshot; a catalog read whole is checked once, by snapshotOfCatalog; PostgreSQL checks each row as it reads it. */
-  load(): Promise<Snapshot>;
+  /**
+   * The catalog as a snapshot; a catalog read whole is checked once, by snapshotOfCatalog; a store checks
+   * each row as it reads it. Given the snapshot being served, a store applies to it what changed since.
+   */
+  load(current?: Snapshot): Promise<Snapshot>;
   /** Calls `changed` whenever the catalog may have changed, until closed. */
   watch(changed: () => void): void;
   /**
@@ -57,8 +61,8 @@ export function keepCurrent(
   const reloadOnce = async (reason: string): Promise<void> => {
     const started = Date.now();
     try {
-      const next = await loadSnapshot(source);
       const previous = store.current;
+      const next = await source.load(previous);
       if (next.version === previous.version) {
         if (reason === 'SIGHUP') log.info({ source: source.name, datasetVersion: next.version }, 'catalog unchanged');
         return;

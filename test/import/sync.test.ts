@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogFile } from '../../src/contract/index.js';
 import { listChanges } from '../../src/core/changes.js';
 import { createCursorCodec } from '../../src/core/cursor.js';
+import type { RecordStore } from '../../src/core/record-store.js';
 import { createSnapshot } from '../../src/core/snapshot.js';
 import { releaseFolder } from '../../src/import/sync/release-folder.js';
 import { parseReleaseName } from '../../src/import/sync/release-names.js';
@@ -16,6 +17,7 @@ import { releaseUrl } from '../../src/import/sync/release-url.js';
 import { type AppliedStep, syncSteps } from '../../src/import/sync/sync.js';
 import { planReleases } from '../../src/import/sync/sync-plan.js';
 import type { Upstream } from '../../src/import/sync/upstream.js';
+import { catalogOf, postgresTestStore, sqliteMemoryStore } from '../support/store-catalog.js';
 import { writeBaseline, writeDelta } from '../support/upstream.js';
 
 const tokens = createCursorCodec('sync-secret');
@@ -61,7 +63,11 @@ interface Observed {
 }
 
 /** Runs the script against an upstream; what each sync applied and left, and the feed since the step before. */
-async function runScript(makeUpstream: (dir: string, now: () => Date) => Upstream, cleared?: Map<string, string | undefined>) {
+async function runScript(
+  makeUpstream: (dir: string, now: () => Date) => Upstream,
+  cleared?: Map<string, string | undefined>,
+  store: RecordStore = sqliteMemoryStore(),
+) {
   const dir = mkdtempSync(join(tmpdir(), 'upstream-'));
   let catalog: CatalogFile = { lastVerified: '2026-11-20', records: [] };
   let token: string | undefined;
@@ -70,10 +76,15 @@ async function runScript(makeUpstream: (dir: string, now: () => Date) => Upstrea
     step.publish(dir);
     const now = () => new Date(step.now);
     const applied: AppliedStep[] = [];
-    for await (const each of syncSteps(catalog, makeUpstream(dir, now), { workers: 0, ...(cleared ? { cleared } : {}) }, now)) {
+    for await (const each of syncSteps(
+      store,
+      makeUpstream(dir, now),
+      { workers: 0, ...(cleared ? { cleared } : {}) },
+      { now, lastVerified: '2026-11-20' },
+    )) {
       applied.push(each);
-      catalog = each.catalog;
     }
+    catalog = await catalogOf(store);
     const feed = listChanges(createSnapshot(catalog), { limit: 1000, ...(token ? { since: token } : {}) }, tokens);
     token = feed.pagination.next;
     observed.push({
@@ -86,17 +97,24 @@ async function runScript(makeUpstream: (dir: string, now: () => Date) => Upstrea
       feed: feed.changes.map((change) => `${change.id}:${change.change}`),
     });
   }
-  return { observed, catalog };
+  return { observed, catalog, store };
 }
 
 const folder = (dir: string) => releaseFolder(dir);
 
-describe('sync from a folder of release assets, step by step', () => {
+describe.each([
+  ['SQLite', async () => ({ store: sqliteMemoryStore(), drop: async () => {} })],
+  ['PostgreSQL', postgresTestStore],
+] as const)('sync from a folder of release assets, step by step, into %s', (_engine, openStore) => {
   let observed: Observed[];
   let synced: CatalogFile;
+  let drop: () => Promise<void>;
   beforeAll(async () => {
-    ({ observed, catalog: synced } = await runScript(folder));
+    const opened = await openStore();
+    drop = opened.drop;
+    ({ observed, catalog: synced } = await runScript(folder, undefined, opened.store));
   });
+  afterAll(() => drop?.());
 
   it("carries each record's details, as the newest upstream version of the record gives them", () => {
     const a = synced.records.find((record) => record.id === A.id);
@@ -214,13 +232,13 @@ describe('sync from release assets served over HTTP (loopback)', () => {
     );
     // A poll with nothing new asks for this hour's delta and stops at the one it has.
     const quiet = requested.length;
-    await runQuietPoll(releaseUrl(base, { cacheDir: cache, now: () => new Date(`${D2}T01:30:00Z`) }), fromHttp.catalog);
+    await runQuietPoll(releaseUrl(base, { cacheDir: cache, now: () => new Date(`${D2}T01:30:00Z`) }), fromHttp.store);
     expect(requested.length - quiet).toBeLessThanOrEqual(2);
   });
 
   it('asks for one or two assets a poll when nothing is new, however long ago the last release was', async () => {
     const cache = mkdtempSync(join(tmpdir(), 'sync-cache-'));
-    const { catalog } = await runScript((dir, now) => {
+    const { store } = await runScript((dir, now) => {
       served = dir;
       return releaseUrl(base, { cacheDir: cache, now });
     });
@@ -228,20 +246,20 @@ describe('sync from release assets served over HTTP (loopback)', () => {
     // are absent), later polls, in this process or the next, only for what may still come.
     const evening = (time: string) => releaseUrl(base, { cacheDir: cache, now: () => new Date(`${D2}T${time}Z`) });
     const follower = evening('20:30:00');
-    await runQuietPoll(follower, catalog);
+    await runQuietPoll(follower, store);
     for (const [upstream, label] of [
       [follower, 'the same follower'],
       [evening('20:45:00'), 'a new run'],
     ] as const) {
       const before = requested.length;
-      await runQuietPoll(upstream, catalog);
+      await runQuietPoll(upstream, store);
       expect(requested.length - before, `${label}: ${requested.slice(before).join(', ')}`).toBeLessThanOrEqual(2);
     }
   });
 });
 
-async function runQuietPoll(upstream: Upstream, catalog: CatalogFile): Promise<void> {
-  for await (const step of syncSteps(catalog, upstream, { workers: 0 })) throw new Error(`unexpected step ${step.label}`);
+async function runQuietPoll(upstream: Upstream, store: RecordStore): Promise<void> {
+  for await (const step of syncSteps(store, upstream, { workers: 0 })) throw new Error(`unexpected step ${step.label}`);
 }
 
 describe('release names and plans', () => {

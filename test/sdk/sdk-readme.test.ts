@@ -69,6 +69,7 @@ describe('SDK README', () => {
       'records.batchGet(',
       'records.getDetails(',
       'records.batchGetDetails(',
+      'records.checkVersions(',
       'listProjects(',
       'records.changes(',
       'records.changesSince(',
@@ -113,6 +114,18 @@ describe('SDK README', () => {
       `${one.affected[0].product}: ${one.affected[0].versions}`,
       `CVE-2024-6119 ${one.severity} not in KEV`,
       `CVE-2025-21333 high in KEV since ${kev.dateAdded}`,
+    ]);
+  });
+
+  it('lists the records affecting a version, and checks several at once', async () => {
+    const openssl = await answer('/api/v1/cve-records?project=OpenSSL&version=3.0.7');
+    const airflow = await answer(`/api/v1/cve-records?limit=100&purl=${encodeURIComponent('pkg:pypi/apache-airflow@2.7.0')}`);
+    const fixed = await answer(`/api/v1/cve-records?limit=100&cpe=${encodeURIComponent('cpe:2.3:a:openssl:openssl:3.0.15:*:*:*:*:*:*:*')}`);
+    expect(airflow.records.length).toBeGreaterThan(0);
+    expect(await runExample('Is my version affected?')).toEqual([
+      `OpenSSL 3.0.7: ${openssl.pagination.total} records`,
+      airflow.records.map((record: { id: string }) => record.id).join(' '),
+      fixed.records.map((record: { id: string }) => record.id).join(' ') || 'none',
     ]);
   });
 

@@ -12,7 +12,9 @@ import { runInNewContext } from 'node:vm';
 import type { InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, upsertCatalog } from '../../src/catalog/postgres/database.js';
+import { migrate } from '../../src/catalog/postgres/database.js';
+import { postgresStore } from '../../src/catalog/postgres/postgres-store.js';
+import { writeCatalogToStore } from '../../src/catalog/store/catalog-store.js';
 import { createSnapshot, type Snapshot } from '../../src/core/snapshot.js';
 import { postgresSource } from '../../src/sources/postgres/postgres-source.js';
 import { buildTestApp, loadDefaultCatalog } from '../support/app.js';
@@ -51,6 +53,20 @@ async function until(check: () => Promise<boolean>, ms = 5000): Promise<number> 
 
 const quiet = { info() {}, warn() {} };
 
+/** The sequence of the step a writer makes: what it stamps on the rows it writes. */
+const NEXT = '(SELECT seq + 1 FROM cve_catalog)';
+
+/**
+ * Writes rows as any writer of the store must (docs/OPERATIONS.md): in one transaction, the rows stamped
+ * with the next sequence, then the catalog row moved to it, whose update notifies the replicas.
+ */
+async function changeRows(statement: string): Promise<void> {
+  await admin.query('BEGIN');
+  await admin.query(statement);
+  await admin.query('UPDATE cve_catalog SET seq = seq + 1');
+  await admin.query('COMMIT');
+}
+
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
 
@@ -78,7 +94,7 @@ const projectOf = async (server: Running, id: string) => {
 describe('PostgreSQL source', () => {
   it('db migrate creates the schema once and is safe to run again', async () => {
     const first = await runCli(['db', 'migrate', '--database-url', url]);
-    expect(first.stdout).toBe('applied 4 migrations\n');
+    expect(first.stdout).toBe('applied 5 migrations\n');
     const again = await runCli(['db', 'migrate', '--database-url', url]);
     expect(again.stdout).toBe('schema is up to date\n');
   });
@@ -100,7 +116,7 @@ describe('PostgreSQL source', () => {
     const fullUrl = `${BASE_URL}?options=${encodeURIComponent(`-c search_path=${other}`)}`;
     try {
       await migrate(fullUrl);
-      await upsertCatalog(fullUrl, catalog);
+      await writeCatalogToStore(postgresStore(fullUrl), catalog);
       expect(
         (await admin.query(`SELECT count(*)::int AS n, max(char_length(project))::int AS longest FROM ${other}.cve_records`)).rows[0],
       ).toEqual({ n: catalog.records.length, longest });
@@ -137,7 +153,7 @@ describe('PostgreSQL source', () => {
     const [a, b] = await Promise.all([startServer(args), startServer(args)]);
     servers.push(a!, b!);
     expect(await projectOf(a!, 'CVE-2023-5365')).not.toBe('Changed Project');
-    await admin.query(`UPDATE cve_records SET project = 'Changed Project' WHERE id = 'CVE-2023-5365'`);
+    await changeRows(`UPDATE cve_records SET project = 'Changed Project', seq = ${NEXT} WHERE id = 'CVE-2023-5365'`);
     await Promise.all(
       [a!, b!].map((server) => until(async () => (await projectOf(server, 'CVE-2023-5365')) === 'Changed Project', 10_000)),
     );
@@ -152,7 +168,7 @@ describe('PostgreSQL source', () => {
     expect(await projectOf(a!, 'CVE-2023-5365')).toBe('Changed Project');
     await until(async () => a!.output().includes('PostgreSQL is back'));
     expect(a!.output()).toContain('PostgreSQL connection lost');
-    await admin.query(`UPDATE cve_records SET project = 'After Reconnect' WHERE id = 'CVE-2023-5365'`);
+    await changeRows(`UPDATE cve_records SET project = 'After Reconnect', seq = ${NEXT} WHERE id = 'CVE-2023-5365'`);
     await until(async () => (await projectOf(a!, 'CVE-2023-5365')) === 'After Reconnect', 3000);
   });
 
@@ -181,7 +197,7 @@ describe('PostgreSQL source', () => {
   it('a bad row is refused at reload while the last snapshot keeps serving', async () => {
     const [a] = servers;
     await admin.query(`ALTER TABLE cve_records DROP CONSTRAINT cve_records_status_check, DROP CONSTRAINT cve_records_check`);
-    await admin.query(`UPDATE cve_records SET status = 'maybe' WHERE id = 'CVE-2023-5365'`);
+    await changeRows(`UPDATE cve_records SET status = 'maybe', seq = ${NEXT} WHERE id = 'CVE-2023-5365'`);
     await until(async () => a!.output().includes('catalog reload refused'));
     expect(await projectOf(a!, 'CVE-2023-5365')).toBe('After Reconnect');
   });
@@ -207,7 +223,7 @@ describe('details served from PostgreSQL', () => {
     await admin.query(`CREATE SCHEMA ${other}`);
     try {
       await migrate(detailsUrl);
-      await upsertCatalog(detailsUrl, fixture.catalog);
+      await writeCatalogToStore(postgresStore(detailsUrl), fixture.catalog);
       process.env.TMPDIR = tmp;
       const source = postgresSource(detailsUrl, quiet);
       const app = await buildTestApp({ snapshot: await source.load() });

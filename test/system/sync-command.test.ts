@@ -6,8 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../src/catalog/sqlite/sqlite-store.js';
 import type { RecordChangesPage } from '../../src/contract/index.js';
 import { BIN, runCli, startServer } from '../support/cli.js';
+import { catalogOf } from '../support/store-catalog.js';
 import { type UpstreamRecord, writeBaseline, writeDelta } from '../support/upstream.js';
 
 const D1 = '2026-11-20';
@@ -90,6 +92,85 @@ describe('cve-records sync, stopped anywhere', () => {
   }, 600_000);
 });
 
+/** What an SQLite store holds, as a catalog, but for the time the last sync finished. */
+async function storeState(path: string): Promise<unknown> {
+  const store = openSqliteStore(path);
+  try {
+    const catalog = await catalogOf(store);
+    const { syncedAt: _, ...cursor } = catalog.sync!;
+    return { ...catalog, sync: cursor };
+  } finally {
+    await store.close();
+  }
+}
+
+describe('cve-records sync into an SQLite store, stopped anywhere', () => {
+  const storeArgs = (dir: string, out: string) => ['sync', dir, '--catalog', join(out, 'records.db'), '--workers', '1'];
+  let upstream: string;
+  let expected: unknown;
+  let runMs: number;
+
+  beforeAll(async () => {
+    upstream = mkdtempSync(join(tmpdir(), 'upstream-'));
+    publishScript(upstream);
+    const out = mkdtempSync(join(tmpdir(), 'sync-'));
+    const started = Date.now();
+    const run = await runCli(storeArgs(upstream, out));
+    runMs = Date.now() - started;
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout.match(/applied /g)).toHaveLength(3);
+    expected = await storeState(join(out, 'records.db'));
+  }, 120_000);
+
+  it('ends, after a kill at any point and a rerun, in the store of one uninterrupted run', async () => {
+    for (const fraction of [0.2, 0.5, 0.8]) {
+      const out = mkdtempSync(join(tmpdir(), 'sync-killed-'));
+      const child = spawn(process.execPath, [BIN, ...storeArgs(upstream, out)], { stdio: 'ignore' });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      await new Promise((resolve) => setTimeout(resolve, runMs * fraction));
+      child.kill('SIGKILL');
+      await exited;
+      const rerun = await runCli(storeArgs(upstream, out));
+      expect(rerun.code, rerun.stdout + rerun.stderr).toBe(0);
+      expect(await storeState(join(out, 'records.db')), `killed at ${fraction}`).toEqual(expected);
+      const again = await runCli(storeArgs(upstream, out));
+      expect(again.stdout).toMatch(/up to date/);
+    }
+  }, 600_000);
+});
+
+describe('one process: serve --records STORE --sync UPSTREAM', () => {
+  let stopServer: (() => Promise<unknown>) | undefined;
+  afterAll(async () => {
+    await stopServer?.();
+  });
+
+  it('follows upstream inside the serving process and serves each step as it commits', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'upstream-'));
+    const store = join(mkdtempSync(join(tmpdir(), 'one-process-')), 'records.db');
+    writeBaseline(dir, D1, records(10_000, 50, '2026-11-19T10:00:00.000Z'));
+    const server = await startServer(['--records', store, '--sync', dir, '--sync-interval', '1', '--rate-limit-max', '0']);
+    stopServer = server.stop;
+    const statusOf = async (id: string) => (await fetch(`${server.baseUrl}/api/v1/cve-records/${id}`)).status;
+    const until = async (id: string, ms: number) => {
+      const started = Date.now();
+      while ((await statusOf(id)) !== 200 && Date.now() - started < ms) await new Promise((resolve) => setTimeout(resolve, 50));
+      return Date.now() - started;
+    };
+    await until('CVE-2026-10049', 20_000);
+    expect(await statusOf('CVE-2026-10049')).toBe(200);
+
+    writeDelta(dir, `${D1}_delta_CVEs_at_0500Z.zip`, [
+      { id: 'CVE-2026-99999', product: 'brand-new', vendor: 'acme', updated: '2026-11-20T04:59:00.000Z' },
+    ]);
+    const waited = await until('CVE-2026-99999', 20_000);
+    expect(await statusOf('CVE-2026-99999')).toBe(200);
+    // One sync interval, the step, and the server applying its rows.
+    expect(waited).toBeLessThan(5_000);
+    expect(server.output()).toMatch(/applied 2026-11-20_delta_CVEs_at_0500Z\.zip/);
+  }, 90_000);
+});
+
 describe('sync --follow beside serve', () => {
   let follower: ChildProcess | undefined;
   let stopServer: (() => Promise<unknown>) | undefined;
@@ -102,12 +183,14 @@ describe('sync --follow beside serve', () => {
     const dir = mkdtempSync(join(tmpdir(), 'upstream-'));
     const out = mkdtempSync(join(tmpdir(), 'follow-'));
     writeBaseline(dir, D1, records(10_000, 50, '2026-11-19T10:00:00.000Z'));
-    const first = await runCli(syncArgs(dir, out));
+    // The split deployment: one sync --follow writing the store, a server reading it.
+    const storeArgs = ['sync', dir, '--catalog', join(out, 'records.db'), '--workers', '1'];
+    const first = await runCli(storeArgs);
     expect(first.code, first.stderr).toBe(0);
-    const server = await startServer(['--records', join(out, 'served.snapshot'), '--rate-limit-max', '0']);
+    const server = await startServer(['--records', join(out, 'records.db'), '--rate-limit-max', '0']);
     stopServer = server.stop;
     const before = (await (await fetch(`${server.baseUrl}/api/v1/cve-records/changes?limit=1000`)).json()) as RecordChangesPage;
-    follower = spawn(process.execPath, [BIN, ...syncArgs(dir, out), '--follow', '--interval', '1'], { stdio: 'ignore' });
+    follower = spawn(process.execPath, [BIN, ...storeArgs, '--follow', '--interval', '1'], { stdio: 'ignore' });
 
     const published = Date.now();
     writeDelta(dir, `${D1}_delta_CVEs_at_0500Z.zip`, [
@@ -119,7 +202,7 @@ describe('sync --follow beside serve', () => {
       status = (await fetch(`${server.baseUrl}/api/v1/cve-records/CVE-2026-99999`)).status;
     }
     expect(status).toBe(200);
-    // One poll interval, plus the step and the server's reload of the snapshot.
+    // One poll interval, plus the step and the server applying its rows.
     expect(Date.now() - published).toBeLessThan(5_000);
     const feed = await fetch(`${server.baseUrl}/api/v1/cve-records/changes?since=${encodeURIComponent(before.pagination.next)}`);
     const after = (await feed.json()) as RecordChangesPage;

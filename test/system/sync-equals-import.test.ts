@@ -5,12 +5,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CatalogFile } from '../../src/contract/index.js';
 import { importRecords, recordsWithDetails } from '../../src/import/importer.js';
 import { readInputs } from '../../src/import/inputs.js';
 import { releaseFolder } from '../../src/import/sync/release-folder.js';
 import { type AppliedStep, syncSteps } from '../../src/import/sync/sync.js';
 import { SAMPLE_ZIP } from '../support/paths.js';
+import { catalogOf, sqliteMemoryStore } from '../support/store-catalog.js';
 import { baselineBytes, baselineName } from '../support/upstream.js';
 
 describe('a baseline synced against the same records imported', () => {
@@ -23,17 +23,16 @@ describe('a baseline synced against the same records imported', () => {
     const expected = recordsWithDetails(imported);
     imported.details.close();
 
-    let catalog: CatalogFile = { lastVerified: '2026-11-20', records: [] };
+    const store = sqliteMemoryStore();
     const sync = async (day: string): Promise<AppliedStep[]> => {
       const applied: AppliedStep[] = [];
       const now = () => new Date(`${day}T00:10:00Z`);
-      for await (const step of syncSteps(catalog, releaseFolder(dir), { workers: 0 }, now)) {
+      for await (const step of syncSteps(store, releaseFolder(dir), { workers: 0 }, { now, lastVerified: '2026-11-20' }))
         applied.push(step);
-        catalog = step.catalog;
-      }
       return applied;
     };
     const [first] = await sync('2026-11-20');
+    let catalog = await catalogOf(store);
     expect(first!.report.added).toHaveLength(expected.length);
     expect(catalog.records).toEqual(expected);
     expect(catalog.projects).toEqual(imported.catalog.projects);
@@ -41,6 +40,7 @@ describe('a baseline synced against the same records imported', () => {
     writeFileSync(join(dir, baselineName('2026-11-21')), baselineBytes(sample));
     const [second] = await sync('2026-11-21');
     expect(second!.report).toMatchObject({ added: [], updated: [], published: [], removed: [] });
+    catalog = await catalogOf(store);
     expect(catalog.records).toEqual(expected);
   }, 300_000);
 });

@@ -93,6 +93,17 @@ const WORST: Record<string, () => Promise<number>> = {
   'REST projects: the longest cursor, forged': () => get(`/api/v1/projects?cursor=${'A'.repeat(200)}`),
   'REST changes: the longest since, forged': () => get(`/api/v1/cve-records/changes?since=${'A'.repeat(200)}`),
   'REST batch: the most ids, with details': () => post('/api/v1/cve-records/details/batch', JSON.stringify({ recordIds: batchIds })),
+  // Issue 27: each check walks the project's records; the largest project, versions no range places, unknowns listed.
+  'REST version checks: 100 distinct checks of the largest project': () =>
+    post(
+      '/api/v1/cve-records/version-checks/batch',
+      JSON.stringify({
+        queries: Array.from({ length: 100 }, (_, i) => ({ project: 'Linux', version: `${'9.'.repeat(60)}${i}` })),
+        includeUnknown: true,
+      }),
+    ),
+  'MCP list_cve_records: the largest project at a version no range places, unknowns too': () =>
+    mcpCall('list_cve_records', { project: 'Linux', version: `${'9.'.repeat(63)}9`, include_unknown: true, limit: 100 }),
   '/ask GET: the longest query that matches nothing': () => get(`/ask?query=${encodeURIComponent(unknownWords(512))}`),
   '/ask GET: as many CVE ids as are looked up, and more': () =>
     get(

@@ -16,6 +16,7 @@ const limits = {
   PAGE_LIMIT_MAX: listLimit.maximum,
   CHANGES_LIMIT_MAX: changesLimit.maximum,
   BATCH_MAX_IDS: document.components.schemas.BatchRequest.properties.recordIds.maxItems,
+  VERSION_CHECK_MAX_QUERIES: document.components.schemas.VersionCheckRequest.properties.queries.maxItems,
 };
 for (const [name, value] of Object.entries(limits)) {
   if (!Number.isInteger(value)) throw new Error(`the OpenAPI document gives no integer for ${name}`);

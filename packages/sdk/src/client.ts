@@ -4,7 +4,7 @@
 
 import { CveRecordsError } from './errors.js';
 import { readServerSentEvents } from './event-stream.js';
-import { BATCH_MAX_IDS, CHANGES_LIMIT_MAX, PAGE_LIMIT_MAX, SEARCH_MESSAGE_TYPES } from './generated/contract.js';
+import { BATCH_MAX_IDS, CHANGES_LIMIT_MAX, PAGE_LIMIT_MAX, SEARCH_MESSAGE_TYPES, VERSION_CHECK_MAX_QUERIES } from './generated/contract.js';
 import { readLines } from './ndjson.js';
 import { type ClientOptions, type RequestOptions, sleep, Transport } from './transport.js';
 import type {
@@ -29,6 +29,8 @@ import type {
   Sandbox,
   SearchMessage,
   SearchParams,
+  VersionCheckQuery,
+  VersionCheckResponse,
 } from './types.js';
 
 /** How long `follow` waits before it reconnects after its stream ended (the service stopping, a dropped connection). */
@@ -217,6 +219,29 @@ export class RecordsApi {
   /** `POST /api/v1/cve-records/details/batch` for any number of ids, as `batchGet` sends them. */
   batchGetDetails(recordIds: Iterable<string>, options?: RequestOptions): Promise<DetailsBatchResponse> {
     return this.#batches<DetailsBatchResponse>('/api/v1/cve-records/details/batch', recordIds, options);
+  }
+
+  /**
+   * `POST /api/v1/cve-records/version-checks/batch` for any number of checks, sent 100 a call, one call after
+   * another: `results` answers each query in the order of `queries` with the ids of the records saying its
+   * version is affected (and, with `includeUnknown`, those that cannot tell).
+   */
+  async checkVersions(
+    queries: Iterable<VersionCheckQuery>,
+    params: { includeUnknown?: boolean } = {},
+    options?: RequestOptions,
+  ): Promise<VersionCheckResponse> {
+    const all = [...queries];
+    const answer: VersionCheckResponse = { results: [] };
+    for (let start = 0; start < all.length; start += VERSION_CHECK_MAX_QUERIES) {
+      const body = { ...params, queries: all.slice(start, start + VERSION_CHECK_MAX_QUERIES) };
+      const part = await this.#transport.json<VersionCheckResponse>(
+        { method: 'POST', path: '/api/v1/cve-records/version-checks/batch', body },
+        options,
+      );
+      answer.results.push(...part.results);
+    }
+    return answer;
   }
 
   async #batches<T extends { records: unknown[]; missing: string[] }>(

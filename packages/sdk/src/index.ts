@@ -1,7 +1,7 @@
 export { CveRecordsClient, type RecordsApi } from './client.js';
 export { type ClientErrorCode, CveRecordsError, type CveRecordsErrorInit } from './errors.js';
 export type { components, operations, paths, SearchMessages } from './generated/contract.js';
-export { BATCH_MAX_IDS, CHANGES_LIMIT_MAX, PAGE_LIMIT_MAX } from './generated/contract.js';
+export { BATCH_MAX_IDS, CHANGES_LIMIT_MAX, PAGE_LIMIT_MAX, VERSION_CHECK_MAX_QUERIES } from './generated/contract.js';
 export type { ClientOptions, RequestOptions } from './transport.js';
 export type {
   BatchResponse,
@@ -31,4 +31,7 @@ export type {
   Sandbox,
   SearchMessage,
   SearchParams,
+  VersionCheckQuery,
+  VersionCheckResponse,
+  VersionCheckResult,
 } from './types.js';

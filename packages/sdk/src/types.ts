@@ -14,6 +14,11 @@ export type BatchResponse = Schemas['BatchResponse'];
 /** A record with what its CVE JSON 5 record says: description, CVSS, CWE, KEV, SSVC, affected products, references. */
 export type CveRecordDetails = Schemas['CveRecordDetails'];
 export type DetailsBatchResponse = Schemas['DetailsBatchResponse'];
+/** One version check: exactly one of `project`, `purl` or `cpe`, and a version (`version`, or in the purl or CPE). */
+export type VersionCheckQuery = Schemas['VersionCheckQuery'];
+/** The records a version check found: `affected`, `unknown` when asked, `truncated` past the ids one answer lists. */
+export type VersionCheckResult = Schemas['VersionCheckResult'];
+export type VersionCheckResponse = Schemas['VersionCheckResponse'];
 export type RecordChange = Schemas['RecordChange'];
 export type RecordChangesPage = Schemas['RecordChangesPage'];
 export type Health = Schemas['Health'];

@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { constants, createGzip } from 'node:zlib';
 import type { CatalogFile } from '../../contract/index.js';
 import { type CatalogDetails, catalogRecordJson, objectDetails } from '../../core/catalog-details.js';
+import type { SnapshotHeader } from '../../core/snapshot-format.js';
 import { replaceFile } from '../atomic-file.js';
 import { writeSnapshotFile } from '../snapshot/snapshot-writer.js';
 import { inChunks } from '../text-chunks.js';
@@ -62,11 +63,12 @@ export async function writeCatalogFile(
   {
     gzipLevel = constants.Z_BEST_COMPRESSION,
     details = objectDetails(file.records),
-  }: { gzipLevel?: number; details?: CatalogDetails } = {},
+    checkpoint,
+  }: { gzipLevel?: number; details?: CatalogDetails; checkpoint?: SnapshotHeader['store'] } = {},
 ): Promise<number> {
   const format = formatOf(path) ?? 'json';
   return replaceFile(path, async (tmp) => {
-    if (format === 'snapshot') return writeSnapshotFile(tmp, file, details);
+    if (format === 'snapshot') return writeSnapshotFile(tmp, file, details, checkpoint);
     const out = createWriteStream(tmp);
     const lines = Readable.from(inChunks(catalogLines(file, details)), { objectMode: false });
     // Level 9 and no name or time in the header: the same catalog gives the same bytes.

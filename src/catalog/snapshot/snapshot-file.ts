@@ -3,7 +3,7 @@
 // replaced by a reload (a new file renamed over the old one) keeps reading its own bytes.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { assembleSnapshot, type Snapshot } from '../../core/snapshot.js';
-import { decodeHeader, decodeSnapshot, PREAMBLE_BYTES, SnapshotFormatError } from '../../core/snapshot-format.js';
+import { decodeHeader, decodeSnapshot, PREAMBLE_BYTES, SnapshotFormatError, type SnapshotHeader } from '../../core/snapshot-format.js';
 import { TextFile } from '../../core/text-file.js';
 import { CatalogError } from '../json/catalog-file.js';
 
@@ -20,6 +20,19 @@ export function isSnapshotFile(path: string): boolean {
     if (fd !== undefined) closeSync(fd);
   }
 }
+
+/**
+ * A checkpoint of the store `storeId` (a snapshot file naming it and the sequence it holds), or undefined
+ * when the file is missing or of another store. A damaged file is a CatalogError, as any snapshot file's.
+ */
+export function openCheckpoint(path: string, storeId: string): Snapshot | undefined {
+  if (!isSnapshotFile(path)) return undefined;
+  const snapshot = openSnapshotFile(path);
+  return snapshotStores.get(snapshot)?.id === storeId ? snapshot : undefined;
+}
+
+/** Which store each checkpoint opened is of. */
+const snapshotStores = new WeakMap<Snapshot, NonNullable<SnapshotHeader['store']>>();
 
 export function openSnapshotFile(path: string): Snapshot {
   const file = new TextFile(openSync(path, 'r'));
@@ -41,7 +54,9 @@ export function openSnapshotFile(path: string): Snapshot {
       aliases: content.aliases,
       textIndex: content.textIndex,
       removed: content.removed,
+      sequence: header.store?.sequence,
     });
+    if (header.store) snapshotStores.set(snapshot, header.store);
     // The file stays open while any snapshot reads these texts: this one, or one a change made from it.
     file.closeWith(texts);
     return snapshot;

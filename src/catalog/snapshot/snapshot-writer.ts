@@ -7,7 +7,7 @@ import { type CatalogDetails, objectDetails } from '../../core/catalog-details.j
 import { recordTable } from '../../core/record-table.js';
 import { textIndexSteps } from '../../core/search/text-index.js';
 import { contentVersion, inListingOrder } from '../../core/snapshot.js';
-import { encodeSnapshot } from '../../core/snapshot-format.js';
+import { encodeSnapshot, type SnapshotHeader } from '../../core/snapshot-format.js';
 import { layOutBytes, layOutTexts } from '../../core/text-store.js';
 import { inChunks } from '../text-chunks.js';
 
@@ -20,6 +20,7 @@ export async function writeSnapshotFile(
   path: string,
   catalog: CatalogFile,
   details: CatalogDetails = objectDetails(catalog.records),
+  checkpoint?: SnapshotHeader['store'],
 ): Promise<number> {
   // Each position's index in catalog.records, which the details are read by.
   const indexOf = inListingOrder(catalog.records.map((record, index) => ({ id: record.id, index }))).map((entry) => entry.index);
@@ -40,6 +41,7 @@ export async function writeSnapshotFile(
     {
       version: contentVersion(catalog.lastVerified, records, (position) => details.text(indexOf[position]!), catalog.removed),
       lastVerified: catalog.lastVerified,
+      ...(checkpoint ? { store: checkpoint } : {}),
     },
     {
       table,

@@ -77,6 +77,9 @@ export function describeVerdict(details: CheckedDetails, verdict: RecordVerdict)
   const name = product?.product ?? product?.packageName ?? product?.vendor ?? 'the product';
   const by = verdict.source === 'adp' ? ' (as an ADP states it)' : '';
   if (verdict.entry === null) {
+    // Affected with no entry and another default: a CPE name of the product names the very version.
+    if (verdict.status === 'affected' && product?.defaultStatus !== 'affected')
+      return `${name}: a CPE name of ${name} names this version${by}`;
     return verdict.status === 'unknown' && product?.defaultStatus != null
       ? `${name}: a range of ${name} cannot be compared with this version${by}`
       : `${name}: no range names this version, and the record says otherwise ${product?.defaultStatus ?? 'unknown'}${by}`;

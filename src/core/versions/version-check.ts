@@ -59,16 +59,54 @@ export function matchEntry(entry: AffectedVersion, version: string): EntryMatch 
   const order = versionOrder(entry.versionType);
   if (upper === null) return order === 'git' ? gitSingle(entry, version) : single(entry, order, version);
   if (order === 'git') return gitRange(entry, version);
-  const v = order.parse(version);
+  const v = parsedVersion(order, version);
   if (v === undefined) return 'undecidable';
   if (!isNoLowerBound(entry.version)) {
-    const low = order.parse(entry.version);
+    const low = parsedBound(order, entry.version);
     if (low === undefined) return 'undecidable';
     if (order.compare(low, v) > 0) return 'no-match';
   }
   const below = belowUpper(order, v, version, upper, entry.lessThan !== null);
   if (below !== true) return below === false ? 'no-match' : 'undecidable';
   return withChanges(entry, order, v);
+}
+
+/**
+ * The version asked about, parsed once per order: a check reads it against every entry of every record of
+ * a project (the kernel's records hold dozens each), and one list or batch query asks about one version.
+ */
+const parsed = { version: '', commit: false, keys: new Map<AnyVersionOrder, unknown>() };
+function asked(version: string): typeof parsed {
+  if (parsed.version !== version) {
+    parsed.version = version;
+    parsed.commit = COMMIT.test(version);
+    parsed.keys.clear();
+  }
+  return parsed;
+}
+function parsedVersion(order: AnyVersionOrder, version: string): unknown {
+  const { keys } = asked(version);
+  if (!keys.has(order)) keys.set(order, order.parse(version));
+  return keys.get(order);
+}
+
+/**
+ * The records' bounds parsed by their text, per order: the same few thousand bounds recur in every record
+ * of a project (the kernel's `6.1.*`), and parsing them was most of a check's time. Kept to a bounded size.
+ */
+const BOUNDS_KEPT = 50_000;
+const bounds = new Map<AnyVersionOrder, Map<string, unknown>>();
+function parsedBound(order: AnyVersionOrder, text: string): unknown {
+  let kept = bounds.get(order);
+  if (kept === undefined) {
+    kept = new Map();
+    bounds.set(order, kept);
+  }
+  if (kept.has(text)) return kept.get(text);
+  if (kept.size >= BOUNDS_KEPT) kept.clear();
+  const key = order.parse(text);
+  kept.set(text, key);
+  return key;
 }
 
 /** `0` is the schema's "no lower bound"; converted older records write `unspecified`, `*` or `n/a`. */
@@ -82,11 +120,11 @@ function belowUpper(order: AnyVersionOrder, v: unknown, text: string, upper: str
   if (star) {
     const series = star[1]!;
     if (series === '') return true;
-    const bound = order.parse(series);
+    const bound = parsedBound(order, series);
     if (bound === undefined) return undefined;
     return order.compare(v, bound) <= 0 || inSeries(text, series);
   }
-  const bound = order.parse(upper);
+  const bound = parsedBound(order, upper);
   if (bound === undefined) return undefined;
   const c = order.compare(v, bound);
   return strict ? c < 0 : c <= 0;
@@ -104,7 +142,7 @@ function withChanges(entry: AffectedVersion, order: AnyVersionOrder, v: unknown)
   if (entry.changes.length === 0) return entry.status;
   const changes: { at: unknown; status: VersionStatus }[] = [];
   for (const change of entry.changes) {
-    const at = order.parse(change.at);
+    const at = parsedBound(order, change.at);
     if (at === undefined) return 'undecidable';
     changes.push({ at, status: change.status });
   }
@@ -116,8 +154,8 @@ function withChanges(entry: AffectedVersion, order: AnyVersionOrder, v: unknown)
 
 /** A single version: equal in its order when both parse, else equal as plain tokens; a pattern cannot be told. */
 function single(entry: AffectedVersion, order: AnyVersionOrder, version: string): EntryMatch {
-  const a = order.parse(entry.version);
-  const b = order.parse(version);
+  const a = parsedBound(order, entry.version);
+  const b = parsedVersion(order, version);
   if (a !== undefined && b !== undefined) return order.compare(a, b) === 0 ? entry.status : 'no-match';
   if (!TOKEN.test(entry.version) || PATTERN.test(entry.version)) return 'undecidable';
   return entry.version.toLowerCase() === version.toLowerCase() ? entry.status : 'no-match';
@@ -127,10 +165,12 @@ function single(entry: AffectedVersion, order: AnyVersionOrder, version: string)
  * Two commit ids name one commit when one is a prefix of the other (records abbreviate to 12 characters);
  * what is no commit id (some records give tags under type git) only when the texts are equal.
  */
-function sameCommit(a: string, b: string): boolean {
-  if (!COMMIT.test(a) || !COMMIT.test(b)) return a === b;
+function sameCommit(a: string, version: string): boolean {
+  // The version's own test is made once per version asked; a text equal to a commit id is one too.
+  if (!asked(version).commit) return a === version;
+  if (!COMMIT.test(a)) return false;
   const x = a.toLowerCase();
-  const y = b.toLowerCase();
+  const y = version.toLowerCase();
   return x.length <= y.length ? y.startsWith(x) : x.startsWith(y);
 }
 

@@ -1,7 +1,7 @@
-// What the version filters read of each record: its affected products with their version entries, kept
-// per position and made from the record's details by one function (recordVersions), so a change to a
-// snapshot can make a changed record's again without the others. Built once per snapshot, in steps, on
-// first use; a list filtered by project and version checks only the project's records.
+// What the version filters read of each record: its affected products with their version entries, made
+// from the record's stored details by one function (recordVersions) when a check reads them, the most
+// recently read kept within a bound; and which records name each package and CPE, built once per snapshot,
+// in steps, on first use. A list filtered by project and version checks only the project's records.
 import type { AffectedProduct, RecordDetails } from '../../contract/index.js';
 import { ANY, type CpeAttributes, isSpecific, matchesProduct, overlaps, PRODUCT, parseRecordCpe, VENDOR, VERSION } from './cpe-name.js';
 import { productPackageKey } from './package-key.js';
@@ -11,11 +11,42 @@ import { checkProduct } from './version-check.js';
 /** A record's products as the checks read them; undefined for a record that lists none. */
 export type RecordVersions = CheckedDetails | undefined;
 
-/** The checked part of a record's details (its stored JSON parsed), or undefined when it lists no product. */
+const NONE: readonly never[] = Object.freeze([]);
+
+/**
+ * The checked part of a record's details (its stored JSON parsed), or undefined when it lists no product:
+ * only what a check or its explanation reads (not the versions in words), empty lists shared.
+ */
 export function recordVersions(details: Pick<RecordDetails, 'affected' | 'adpAffected'> | undefined): RecordVersions {
   if (details === undefined) return undefined;
   const { affected, adpAffected } = details;
-  return affected.length === 0 && (adpAffected?.length ?? 0) === 0 ? undefined : { affected, adpAffected };
+  if (affected.length === 0 && (adpAffected?.length ?? 0) === 0) return undefined;
+  const slim = (products: readonly AffectedProduct[]) => products.map(slimProduct);
+  return { affected: slim(affected), adpAffected: adpAffected === undefined ? undefined : slim(adpAffected) };
+}
+
+function slimProduct(product: AffectedProduct): AffectedProduct {
+  const text = (value: string | null | undefined) => value ?? null;
+  return {
+    vendor: text(product.vendor),
+    product: text(product.product),
+    packageName: text(product.packageName),
+    packageURL: text(product.packageURL),
+    versions: '',
+    collectionURL: text(product.collectionURL),
+    cpes: product.cpes?.length ? product.cpes : (NONE as unknown as string[]),
+    defaultStatus: product.defaultStatus ?? null,
+    versionList: product.versionList?.length
+      ? product.versionList.map((entry) => ({
+          version: entry.version,
+          status: entry.status,
+          versionType: text(entry.versionType),
+          lessThan: text(entry.lessThan),
+          lessThanOrEqual: text(entry.lessThanOrEqual),
+          changes: entry.changes.length > 0 ? entry.changes : (NONE as never[]),
+        }))
+      : (NONE as never[]),
+  };
 }
 
 /** Lower case, `_` as a space: how a product's name is compared with a project's names (CISA-ADP writes CPE tokens). */
@@ -38,21 +69,69 @@ export interface CpeQuery {
   readonly version: string | undefined;
 }
 
+/**
+ * How many records, products and version entries the parsed records kept hold at most (about 150 bytes
+ * each, so some 45 MB): the sample's 17,000 records weigh 150,000 and all stay; at 340,000 records the most
+ * recently read tenth stay (the largest project, the kernel's 19,000 records, weighs 270,000 there), where
+ * keeping every record parsed took 450 MB. A project larger than this is parsed again at each check.
+ */
+const KEPT_WEIGHT = 300_000;
+/** Parsed CPE names kept at most. */
+const KEPT_CPES = 50_000;
+
+/**
+ * Records' products parsed from their stored details when a check first reads them, and kept while they
+ * are among the most recently read (a Map keeps insertion order: a record read again moves to its end).
+ */
+class ParsedRecords {
+  readonly #kept = new Map<number, { readonly versions: RecordVersions; readonly weight: number }>();
+  #weight = 0;
+
+  constructor(
+    private readonly details: (position: number) => string | undefined,
+    private readonly keptWeight: number,
+  ) {}
+
+  get(position: number): RecordVersions {
+    const kept = this.#kept.get(position);
+    if (kept !== undefined) {
+      this.#kept.delete(position);
+      this.#kept.set(position, kept);
+      return kept.versions;
+    }
+    const json = this.details(position);
+    const versions = json === undefined ? undefined : recordVersions(JSON.parse(json) as RecordDetails);
+    const weight = 1 + (versions === undefined ? 0 : productsOf(versions).reduce((sum, p) => sum + 1 + (p.versionList?.length ?? 0), 0));
+    this.#kept.set(position, { versions, weight });
+    this.#weight += weight;
+    for (const [oldest, entry] of this.#kept) {
+      if (this.#weight <= this.keptWeight) break;
+      this.#kept.delete(oldest);
+      this.#weight -= entry.weight;
+    }
+    return versions;
+  }
+}
+
 export class VersionIndex {
   /** Parsed CPE names by their text: records repeat a few thousand names (the kernel's, Windows') many times. */
   readonly #cpes = new Map<string, CpeAttributes | null>();
+  readonly #records: ParsedRecords;
 
   constructor(
-    private readonly records: readonly RecordVersions[],
+    details: (position: number) => string | undefined,
     /** Positions (in listing order) of the records naming a package, by package key (package-key.ts). */
     private readonly packages: ReadonlyMap<string, Int32Array>,
     /** Positions of the records naming a CPE, by `vendor:product`, `vendor:` and `:product`. */
     private readonly cpeNames: ReadonlyMap<string, Int32Array>,
-  ) {}
+    keptWeight: number,
+  ) {
+    this.#records = new ParsedRecords(details, keptWeight);
+  }
 
   /** The record's status for a version of a project (its canonical name and other spellings, as name keys). */
   checkProject(position: number, version: string, names: ReadonlySet<string>): RecordVerdict {
-    const record = this.records[position];
+    const record = this.#records.get(position);
     if (record === undefined) return UNKNOWN;
     const selects = namedIn(names);
     const named = [...record.affected, ...(record.adpAffected ?? [])].some(selects);
@@ -66,13 +145,13 @@ export class VersionIndex {
 
   /** Whether one of the record's products is the package. */
   namesPackage(position: number, key: string): boolean {
-    const record = this.records[position];
+    const record = this.#records.get(position);
     return record !== undefined && productsOf(record).some((product) => productPackageKey(product) === key);
   }
 
   /** The record's status for a version of a package; undefined when it names no such package. */
   checkPackage(position: number, key: string, version: string): RecordVerdict | undefined {
-    const record = this.records[position];
+    const record = this.#records.get(position);
     if (record === undefined || !this.namesPackage(position, key)) return undefined;
     return checkRecord(record, version, (product) => productPackageKey(product) === key);
   }
@@ -88,7 +167,7 @@ export class VersionIndex {
    * all but the version is affected when one of its names has that very version, else its ranges decide.
    */
   checkCpe(position: number, query: CpeQuery): RecordVerdict | undefined {
-    const record = this.records[position];
+    const record = this.#records.get(position);
     if (record === undefined) return undefined;
     const { attributes, version } = query;
     let named = false;
@@ -111,13 +190,14 @@ export class VersionIndex {
 
   /** The record's products, for a page that says which range matched. */
   versionsAt(position: number): RecordVersions {
-    return this.records[position];
+    return this.#records.get(position);
   }
 
   #cpe(text: string): CpeAttributes | null {
     let name = this.#cpes.get(text);
     if (name === undefined) {
       name = parseRecordCpe(text) ?? null;
+      if (this.#cpes.size >= KEPT_CPES) this.#cpes.clear();
       this.#cpes.set(text, name);
     }
     return name;
@@ -150,15 +230,20 @@ class PositionLists {
   }
 }
 
-/** The index of a snapshot's records, read from their details a thousand at a time (a step each). */
-export function* versionIndexSteps(size: number, details: (position: number) => string | undefined): Generator<void, VersionIndex, void> {
-  const records: RecordVersions[] = new Array(size);
+/**
+ * The index of a snapshot's records: which records name each package and CPE, read from their details a
+ * thousand at a time (a step each). The products themselves are parsed again when a check reads them.
+ */
+export function* versionIndexSteps(
+  size: number,
+  details: (position: number) => string | undefined,
+  keptWeight = KEPT_WEIGHT,
+): Generator<void, VersionIndex, void> {
   const packages = new PositionLists();
   const cpeNames = new PositionLists();
   for (let position = 0; position < size; position++) {
     const json = details(position);
     const record = json === undefined ? undefined : recordVersions(JSON.parse(json) as RecordDetails);
-    records[position] = record;
     for (const product of record === undefined ? [] : productsOf(record)) {
       const key = productPackageKey(product);
       if (key !== undefined) packages.add(key, position);
@@ -171,7 +256,7 @@ export function* versionIndexSteps(size: number, details: (position: number) => 
     }
     if (position % 1000 === 999) yield;
   }
-  return new VersionIndex(records, packages.done(), cpeNames.done());
+  return new VersionIndex(details, packages.done(), cpeNames.done(), keptWeight);
 }
 
 /** The name keys of a project: its canonical name and its other spellings. */

@@ -94,4 +94,13 @@ const SKILLS: AgentSkill[] = [
     ['cve', 'list', 'project', 'status'],
     ['public records for Linux', 'records assigned but not yet public'],
   ),
+  skill(
+    'check-versions',
+    'Is a version affected?',
+    'Checks package URLs with a version (pkg:pypi/apache-airflow@2.7.0; npm, PyPI, Maven, Go, crates.io, NuGet, RubyGems, ' +
+      "Composer, WordPress) and CPE 2.3 names (with a version attribute) against the records' affected versions: the " +
+      'records that say the version is affected, each with the range that matched.',
+    ['cve', 'version', 'purl', 'cpe', 'affected'],
+    ['pkg:pypi/apache-airflow@2.7.0', 'cpe:2.3:a:openssl:openssl:3.0.7:*:*:*:*:*:*:*'],
+  ),
 ];

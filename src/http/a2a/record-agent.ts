@@ -1,4 +1,5 @@
-// The agent behind /a2a. It reads the text of the message as /ask reads a query and answers at once
+// The agent behind /a2a. It reads the text of the message as /ask reads a query (or, naming package URLs or
+// CPE names, as version checks: version-skill.ts) and answers at once
 // with one Message: a readable list (with the details of records asked for by id) and, as a data part, the same records, scores and texts as MCP's
 // search_cve_records. It never creates a task, so there is nothing to poll, subscribe to or cancel.
 import { randomUUID } from 'node:crypto';
@@ -11,12 +12,15 @@ import { closestProjects } from '../../core/project-list.js';
 import { searchAnswer } from '../shared/agent-search.js';
 import type { SurfaceContext } from '../shared/context.js';
 import { detailsText } from '../shared/details-text.js';
+import { versionAnswer, versionQueries } from './version-skill.js';
 
 export function recordAgent(ctx: SurfaceContext): AgentExecutor {
   return {
     async execute(request: RequestContext, events: ExecutionEventBus): Promise<void> {
       const question = request.userMessage.parts.flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : [])).join('\n');
-      const found = await searchAnswer(ctx, question);
+      // Package URLs and CPE names are version checks (the check-versions skill); anything else is searched.
+      const checks = versionQueries(question);
+      const found = checks.length > 0 ? await versionAnswer(ctx, question, checks) : await searchAnswer(ctx, question);
       // An empty answer to a misspelt project name would read as "no such CVEs": name the projects it may mean.
       const meant = found.results.length === 0 && question.trim() !== '' ? await closestProjects(ctx.store.current, question, 5) : [];
       events.publish(AgentEvent.message(answer(request.contextId, found, meant, ctx)));

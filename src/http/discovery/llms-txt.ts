@@ -6,6 +6,7 @@ import type { ServiceConfig } from '../../config.js';
 import { BATCH_MAX_IDS, FEED_ENTRIES, PAGE_LIMIT, QUERY_READING } from '../../contract/index.js';
 import { tools } from '../shared/agent-tools.js';
 import { PATHS, serviceLinks } from '../shared/paths.js';
+import { PROJECT_URI_TEMPLATE, RECORD_URI_TEMPLATE } from '../shared/resource-uris.js';
 
 /** The operator may turn the limit off (max 0) when a gateway in front enforces one; say so rather than "0 requests". */
 const limitSentence = (max: number, windowSeconds: number): string =>
@@ -34,7 +35,10 @@ details say what it is and how bad: description, CVSS scores with vectors and se
   2024-11-05 HTTP+SSE transport. Read-only tools: ${tools.map((tool) => `\`${tool.name}\``).join(', ')}.
   \`search\` and \`fetch\` are the pair ChatGPT connectors require; other clients do better with
   \`search_cve_records\` and \`get_cve_record\`. A bad argument or an unknown id is a tool
-  error whose text is \`{"error": {"code", "message"}}\` with the REST API's error codes.
+  error whose text is \`{"error": {"code", "message"}}\` with the REST API's error codes. Resources: a record
+  (\`${RECORD_URI_TEMPLATE}\`) and a project's newest records (\`${PROJECT_URI_TEMPLATE}\`, the name
+  percent-encoded); a 2026-07-28 client that names them in \`subscriptions/listen\` is sent
+  \`notifications/resources/updated\` when they change.
 - [A2A endpoint](${links.a2a}): Agent2Agent JSON-RPC, A2A 1.0 \`SendMessage\` (header \`A2A-Version: 1.0\`)
   and 0.3 \`message/send\`. Send a text message (CVE ids, a project, a status, a year, a severity, free words); the answer
   is one Message with a readable text part and a data part

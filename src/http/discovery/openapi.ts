@@ -45,6 +45,10 @@ import {
   RecordReference,
   RecordStatus,
   Sandbox,
+  VersionCheckQuery,
+  VersionCheckRequest,
+  VersionCheckResponse,
+  VersionCheckResult,
 } from '../../contract/index.js';
 import { API_VERSION } from '../../version.js';
 import { apiDescription } from './openapi-description.js';
@@ -61,6 +65,10 @@ const namedSchemas: Record<string, TSchema> = {
   BatchResponse,
   CveRecordDetails,
   DetailsBatchResponse,
+  VersionCheckQuery,
+  VersionCheckRequest,
+  VersionCheckResult,
+  VersionCheckResponse,
   MetricSource,
   CvssMetric,
   ProblemType,

@@ -6,6 +6,8 @@ import { requestCheck, ServiceError } from '../../contract/index.js';
 import { SERVICE_NAME, SERVICE_VERSION } from '../../version.js';
 import { tools } from '../shared/agent-tools.js';
 import type { SurfaceContext } from '../shared/context.js';
+import { PROJECT_URI_TEMPLATE, RECORD_URI_TEMPLATE } from '../shared/resource-uris.js';
+import { registerResources } from './resources.js';
 import { toolAnswer, toolError } from './tool-results.js';
 import { toolInput, toolOutput } from './tool-schemas.js';
 
@@ -15,8 +17,10 @@ const INSTRUCTIONS =
   'references (get_cve_record_details); search in plain words: ids, projects, status, years, severity ' +
   '("critical", "cvss 9"), exploitation ("actively exploited"), CWE ids, free text (search_cve_records; search ' +
   'and fetch for ChatGPT connectors); list by exact project, status, severity, kev, cwe or publication dates ' +
-  '(list_cve_records, paging with nextCursor), with project names from list_projects; follow changes ' +
-  '(list_cve_record_changes). Nothing here can start an assessment or reach a target; public access to a ' +
+  '(list_cve_records, paging with nextCursor), with project names from list_projects; whether versions of projects, ' +
+  'packages (purl) or CPE names are affected (check_versions, or list_cve_records with version, purl or cpe); follow changes ' +
+  `(list_cve_record_changes), or subscribe to a record or a project as a resource (${RECORD_URI_TEMPLATE}, ` +
+  `${PROJECT_URI_TEMPLATE}) to be told when it changes. Nothing here can start an assessment or reach a target; public access to a ` +
   'record is not authorization for security testing.';
 
 /** Every tool only reads the snapshot: safe to call, to repeat and to retry, and it reaches nothing outside. */
@@ -31,12 +35,14 @@ const registrations = tools.map((tool) => ({
 
 export function mcpServerFactory(ctx: SurfaceContext, log: FastifyBaseLogger): McpServerFactory {
   const cacheHint = { ttlMs: ctx.config.cacheMaxAgeSeconds * 1000, cacheScope: 'public' } as const;
-  return () => {
+  return ({ era }) => {
     const server = new McpServer(
       { name: SERVICE_NAME, title: 'Public CVE Records', version: SERVICE_VERSION, websiteUrl: ctx.config.baseUrl },
       {
-        // The tools never change while the service runs, so there is no list change to subscribe to.
-        capabilities: { tools: { listChanged: false } },
+        // The tools and resource templates never change while the service runs, so there is no list
+        // change to subscribe to. A resource's change is told on a `subscriptions/listen` stream, which only
+        // 2026-07-28 clients open: a stateless 2025-era exchange has nowhere to send it.
+        capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: era === 'modern' } },
         instructions: INSTRUCTIONS,
         // For the same reason, 2026-07-28 clients may keep the tool list and the discovery answer as
         // long as HTTP caches keep a document, and share them: they are the same for every caller.
@@ -60,6 +66,7 @@ export function mcpServerFactory(ctx: SurfaceContext, log: FastifyBaseLogger): M
         },
       );
     }
+    registerResources(server, ctx);
     return server;
   };
 }

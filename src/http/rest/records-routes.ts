@@ -1,10 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type BatchRequest, type ChangesQuery, type ListQuery, operations, ServiceError } from '../../contract/index.js';
+import {
+  type BatchRequest,
+  type ChangesQuery,
+  type ListQuery,
+  operations,
+  ServiceError,
+  type VersionCheckRequest,
+} from '../../contract/index.js';
 import { batchGet } from '../../core/batch.js';
 import { listChanges } from '../../core/changes.js';
 import { batchGetDetails, detailsBody } from '../../core/details.js';
 import { filtersReady, planPage, prepareFilters } from '../../core/list.js';
 import type { Snapshot } from '../../core/snapshot.js';
+import { checkVersions } from '../../core/version-checks.js';
 import { SERVICE_VERSION } from '../../version.js';
 import { namedEntityTag } from '../edge/caching.js';
 import type { SurfaceContext } from '../shared/context.js';
@@ -67,6 +75,11 @@ export function registerRecordRoutes(app: FastifyInstance, ctx: SurfaceContext):
   app.route(
     operationRoute(operation(operations, 'batchGetPublicCveRecordDetails'), (request) =>
       batchGetDetails(ctx.store.current, (request.body as BatchRequest).recordIds),
+    ),
+  );
+  app.route(
+    operationRoute(operation(operations, 'batchCheckVersions'), (request) =>
+      checkVersions(ctx.store.current, request.body as VersionCheckRequest),
     ),
   );
 }

@@ -25,6 +25,8 @@ import {
   type RequestPart,
   ServiceError,
   ServiceInfo,
+  VersionCheckRequest,
+  VersionCheckResponse,
 } from '../../contract/index.js';
 import { batchGet } from '../../core/batch.js';
 import { listChanges } from '../../core/changes.js';
@@ -33,6 +35,7 @@ import { listRecords, prepareFilters } from '../../core/list.js';
 import { closestProjects, listProjects } from '../../core/project-list.js';
 import { capabilities, health, sandbox } from '../../core/service-info.js';
 import type { RecordEntry } from '../../core/snapshot.js';
+import { checkVersions } from '../../core/version-checks.js';
 import { agentSearch, searchAnswer } from './agent-search.js';
 import type { SurfaceContext } from './context.js';
 import { detailsText } from './details-text.js';
@@ -168,6 +171,20 @@ export const tools: readonly Tool[] = [
     output: BatchResponse,
     arguments: 'body',
     run: ({ recordIds }, ctx) => batchGet(ctx.store.current, recordIds),
+  }),
+  tool({
+    name: 'check_versions',
+    title: 'Is a version affected?',
+    description:
+      'Checks 1 to 100 versions at once: each query names exactly one of `project` (names from `list_projects`), a package ' +
+      'URL `purl` (`pkg:pypi/apache-airflow@2.7.0`) or a CPE 2.3 name `cpe`, and a version (`version`, or the one in the ' +
+      'purl or CPE). Each answer, in order, lists the ids of the records whose affected entries say the version is ' +
+      'affected, by the CVE JSON 5 rules of their version types; with `includeUnknown`, also those that cannot tell. ' +
+      'The same answer as POST /api/v1/cve-records/version-checks/batch; `get_cve_record_details` shows the ranges.',
+    input: VersionCheckRequest,
+    output: VersionCheckResponse,
+    arguments: 'body',
+    run: (request, ctx) => checkVersions(ctx.store.current, request),
   }),
   tool({
     name: 'list_cve_record_changes',

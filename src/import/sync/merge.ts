@@ -1,5 +1,6 @@
-// Applies what a sync read upstream to a catalog: records added or changed, ids rejected. Pure: a new
-// catalog out, the old one untouched, so a failure anywhere leaves the catalog being served as it was.
+// Applies what a sync read upstream to the store of record, inside the step's transaction: records added
+// or changed, ids rejected. It reads only the rows of the ids the step brings (a batch at a time), never
+// the catalog, and writes only what changed; a failure anywhere rolls the whole step back.
 //
 // Rules, each for an upstream fault or a transition:
 // - a record whose upstream time is older than the one held is ignored (a delta arriving late, a baseline
@@ -14,13 +15,15 @@
 // - a rejected record leaves the catalog and is kept as a removal for the change feed (the spec's statuses
 //   say a record is public or not yet public; a rejected CVE is neither); a record published again after
 //   its rejection comes back and its removal goes.
-import type { CatalogFile, CatalogProject, CatalogRecord } from '../../contract/index.js';
-import { compareListingOrder } from '../../core/cve-id.js';
-import { stableJson } from '../../core/stable-json.js';
+import type { CatalogProject, CatalogRecord, CatalogRemoval } from '../../contract/index.js';
+import type { CatalogDetails } from '../../core/catalog-details.js';
+import { feedTime, type StoredRecord, type StoreWriter } from '../../core/record-store.js';
 
 export interface UpstreamChanges {
-  /** Records as mapped from upstream, named with the catalog's own project names where they match. */
+  /** Records as mapped from upstream (without details), named with the catalog's own project names where they match. */
   readonly records: readonly CatalogRecord[];
+  /** Their details, by index in `records`. */
+  readonly details: CatalogDetails;
   /** Other spellings of each project, from those records. */
   readonly projects: readonly CatalogProject[];
   /** Rejected ids and when they were rejected. */
@@ -37,78 +40,83 @@ export interface MergeReport {
   older: number;
 }
 
-/** Whether a merge changed any record: when none, the catalog's content (and its version) is what it was. */
+/** Whether a merge changed any record. */
 export function changedAny(report: MergeReport): boolean {
   return report.added.length + report.updated.length + report.published.length + report.removed.length > 0;
 }
 
-export function mergeChanges(catalog: CatalogFile, changes: UpstreamChanges, now: Date): { catalog: CatalogFile; report: MergeReport } {
-  const report: MergeReport = { added: [], updated: [], published: [], removed: [], older: 0 };
-  const records = new Map(catalog.records.map((record) => [record.id, record]));
-  const removed = new Map((catalog.removed ?? []).map((removal) => [removal.id, removal]));
-  // Where the change feed ends before this merge: a change at or before it would be behind clients' tokens.
-  let newest = Number.NEGATIVE_INFINITY;
-  for (const record of catalog.records) newest = Math.max(newest, feedTime(record));
-  for (const removal of removed.values()) newest = Math.max(newest, Date.parse(removal.modified));
-  const takenAt = new Date(Math.max(now.getTime(), newest + 1)).toISOString();
-  const inFeed = (record: CatalogRecord): CatalogRecord =>
-    record.modified !== undefined && Date.parse(record.modified) > newest ? record : { ...record, changed: takenAt };
+/** Records read from the store and compared per round trip: a few megabytes of details. */
+const BATCH = 2000;
 
-  for (const record of changes.records) {
-    const held = records.get(record.id);
-    // A cleared id a baseline lacks: new to the catalog, or already there (never taken back from public).
-    if (record.status === 'assigned-no-public-record' && (held !== undefined || removed.has(record.id))) continue;
-    if (held === undefined) {
-      const removal = removed.get(record.id);
-      if (removal && isOlder(record.modified, removal.modified)) {
+/** Merges a step into the store; returns what changed and where the change feed now ends (ms). */
+export async function mergeInto(
+  writer: StoreWriter,
+  changes: UpstreamChanges,
+  now: Date,
+): Promise<{ report: MergeReport; feedEnd: number }> {
+  const report: MergeReport = { added: [], updated: [], published: [], removed: [], older: 0 };
+  // Where the change feed ends before this merge: a change at or before it would be behind clients' tokens.
+  const newest = writer.state.feedEnd;
+  let feedEnd = newest;
+  const takenAt = new Date(Math.max(now.getTime(), newest + 1)).toISOString();
+  const inFeed = (record: CatalogRecord): CatalogRecord => {
+    const { changed: _, ...own } = record;
+    return own.modified !== undefined && Date.parse(own.modified) > newest ? own : { ...own, changed: takenAt };
+  };
+
+  for (let start = 0; start < changes.records.length; start += BATCH) {
+    const batch = changes.records.slice(start, start + BATCH);
+    const { records: held, removals } = await writer.held(batch.map((record) => record.id));
+    const writes: StoredRecord[] = [];
+    batch.forEach((record, i) => {
+      const kept = held.get(record.id);
+      // A cleared id a baseline lacks: new to the catalog, or already there (never taken back from public).
+      if (record.status === 'assigned-no-public-record' && (kept !== undefined || removals.has(record.id))) return;
+      const details = changes.details.text(start + i);
+      if (kept === undefined) {
+        const removedAt = removals.get(record.id);
+        if (removedAt !== undefined && isOlder(record.modified, removedAt)) {
+          report.older++;
+          return;
+        }
+        writes.push({ record: inFeed(record), details });
+        report.added.push(record.id);
+        return;
+      }
+      if (kept.record.status === 'public' && isOlder(record.modified, kept.record.modified)) {
+        report.older++;
+        return;
+      }
+      if (sameRecord(kept, record, details)) return;
+      writes.push({ record: inFeed(record), details });
+      (kept.record.status === 'public' ? report.updated : report.published).push(record.id);
+    });
+    await writer.upsert(writes);
+    for (const { record } of writes) feedEnd = Math.max(feedEnd, feedTime(record));
+  }
+
+  const rejected = [...changes.rejected];
+  for (let start = 0; start < rejected.length; start += BATCH) {
+    const batch = rejected.slice(start, start + BATCH);
+    const { records: held } = await writer.held(batch.map(([id]) => id));
+    const leaving: CatalogRemoval[] = [];
+    for (const [id, rejectedAt] of batch) {
+      const kept = held.get(id);
+      if (kept === undefined) continue;
+      if (kept.record.status === 'public' && rejectedAt !== undefined && isOlder(rejectedAt, kept.record.modified)) {
         report.older++;
         continue;
       }
-      removed.delete(record.id);
-      records.set(record.id, inFeed(record));
-      report.added.push(record.id);
-      continue;
+      const late = rejectedAt === undefined || Date.parse(rejectedAt) <= newest;
+      leaving.push({ id, modified: late ? takenAt : rejectedAt });
+      report.removed.push(id);
     }
-    if (held.status === 'public' && isOlder(record.modified, held.modified)) {
-      report.older++;
-      continue;
-    }
-    if (sameRecord(held, record)) continue;
-    records.set(record.id, inFeed(record));
-    (held.status === 'public' ? report.updated : report.published).push(record.id);
+    await writer.remove(leaving);
+    for (const removal of leaving) feedEnd = Math.max(feedEnd, Date.parse(removal.modified));
   }
 
-  for (const [id, rejectedAt] of changes.rejected) {
-    const held = records.get(id);
-    if (held === undefined) continue;
-    if (held.status === 'public' && rejectedAt !== undefined && isOlder(rejectedAt, held.modified)) {
-      report.older++;
-      continue;
-    }
-    records.delete(id);
-    const late = rejectedAt === undefined || Date.parse(rejectedAt) <= newest;
-    removed.set(id, { id, modified: late ? takenAt : rejectedAt });
-    report.removed.push(id);
-  }
-
-  if (!changedAny(report)) return { catalog, report };
-  const merged = [...records.values()].sort((a, b) => compareListingOrder(a.id, b.id));
-  return {
-    catalog: {
-      lastVerified: catalog.lastVerified,
-      projects: mergedProjects(catalog.projects ?? [], changes.projects, merged),
-      records: merged,
-      removed: [...removed.values()].sort((a, b) => compareListingOrder(a.id, b.id)),
-      ...(catalog.sync ? { sync: catalog.sync } : {}),
-    },
-    report,
-  };
-}
-
-/** Where the change feed lists a record: when a sync took it, if upstream's time came late, else upstream's time. */
-function feedTime(record: CatalogRecord): number {
-  const time = Date.parse(record.changed ?? record.modified ?? '');
-  return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
+  await writer.setAliases(await mergedAliases(writer, changes.projects));
+  return { report, feedEnd };
 }
 
 /** Whether an upstream time is before the one held; a time that is not known is never older. */
@@ -116,7 +124,7 @@ function isOlder(time: string | undefined, held: string | undefined): boolean {
   return time !== undefined && held !== undefined && Date.parse(time) < Date.parse(held);
 }
 
-function sameRecord(a: CatalogRecord, b: CatalogRecord): boolean {
+function sameRecord({ record: a, details: held }: StoredRecord, b: CatalogRecord, details: string | undefined): boolean {
   return (
     a.project === b.project &&
     a.status === b.status &&
@@ -124,27 +132,22 @@ function sameRecord(a: CatalogRecord, b: CatalogRecord): boolean {
     a.summary === b.summary &&
     a.published === b.published &&
     a.modified === b.modified &&
-    (a.details === undefined) === (b.details === undefined) &&
-    (a.details === undefined || stableJson(a.details) === stableJson(b.details))
+    held === details
   );
 }
 
-/** Every spelling known of each project that still has records. */
-function mergedProjects(
-  held: readonly CatalogProject[],
-  added: readonly CatalogProject[],
-  records: readonly CatalogRecord[],
-): CatalogProject[] {
-  const used = new Set(records.map((record) => record.project));
-  const aliases = new Map<string, Set<string>>();
-  for (const project of [...held, ...added]) {
-    if (!used.has(project.name)) continue;
-    const known = aliases.get(project.name) ?? new Set<string>();
-    for (const alias of project.aliases) if (alias !== project.name) known.add(alias);
-    aliases.set(project.name, known);
+/** The projects whose spellings the step adds to, each with every spelling now known (held and new). */
+async function mergedAliases(writer: StoreWriter, added: readonly CatalogProject[]): Promise<CatalogProject[]> {
+  const named = added.filter((project) => project.aliases.some((alias) => alias !== project.name));
+  if (named.length === 0) return [];
+  const held = await writer.aliasesOf(named.map((project) => project.name));
+  const merged: CatalogProject[] = [];
+  for (const project of named) {
+    const before = held.get(project.name) ?? [];
+    const spellings = new Set(before);
+    for (const alias of project.aliases) if (alias !== project.name) spellings.add(alias);
+    if (spellings.size === before.length) continue;
+    merged.push({ name: project.name, aliases: [...spellings].sort() });
   }
-  return [...aliases]
-    .filter(([, spellings]) => spellings.size > 0)
-    .map(([name, spellings]) => ({ name, aliases: [...spellings].sort() }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return merged;
 }

@@ -1,47 +1,71 @@
-// A sync: each step upstream offers after the catalog's cursor is read through the same mapping and
-// selection as an import, merged into the catalog, and handed out as a whole new catalog carrying its new
-// cursor, for the caller to check and write (one rename: the catalog and its cursor move together, so a
-// sync killed anywhere leaves the last whole step, and a rerun applies nothing twice).
-import type { CatalogFile, CatalogRecord, SyncCursor } from '../../contract/index.js';
+// A sync: each step upstream offers after the store's cursor is read through the same mapping and
+// selection as an import and merged into the store of record in one transaction with its new cursor (so
+// a sync killed anywhere leaves the last whole step, and a rerun applies nothing twice). A step costs what
+// it brings: the store's rows for those ids are read and the changed ones written, never the catalog.
+import type { CatalogProject, CatalogRecord, SyncCursor } from '../../contract/index.js';
+import type { RecordStore } from '../../core/record-store.js';
 import { type AliasTable, compactKey } from '../canonical-projects.js';
-import { type ImportOptions, type ImportResult, importRecords, recordsWithDetails } from '../importer.js';
-import { type MergeReport, mergeChanges } from './merge.js';
+import { type ImportOptions, type ImportResult, importRecords } from '../importer.js';
+import { type MergeReport, mergeInto } from './merge.js';
 import { type Upstream, UpstreamError, type UpstreamStep } from './upstream.js';
 
 export type SyncSelection = Pick<ImportOptions, 'cleared' | 'assigner' | 'overrides' | 'aliases' | 'workers'>;
 
 export interface AppliedStep {
   readonly label: string;
-  readonly catalog: CatalogFile;
+  /** The store's sequence after the step. */
+  readonly sequence: number;
+  /** How long the step took, from reading its asset to its commit (a download before it excluded). */
+  readonly ms: number;
+  /** A baseline or a whole tree: the step read every record. */
+  readonly whole: boolean;
   readonly report: MergeReport;
   readonly result: ImportResult;
 }
 
 export async function* syncSteps(
-  start: CatalogFile,
+  store: RecordStore,
   upstream: Upstream,
   selection: SyncSelection,
-  now: () => Date = () => new Date(),
+  { now = () => new Date(), lastVerified }: { now?: () => Date; lastVerified?: string | undefined } = {},
 ): AsyncGenerator<AppliedStep, void, undefined> {
-  let catalog = start;
-  for await (const step of upstream.steps(catalog.sync)) {
+  const start = await store.state();
+  for await (const step of upstream.steps(start.sync)) {
     try {
-      const result = await importRecords(step.entries(), {
-        ...selection,
-        lastVerified: catalog.lastVerified,
-        // A baseline holds every record: named over itself, exactly as an import of it is, so the same
-        // baseline twice renames nothing. A delta holds a few: its spellings take the catalog's names.
-        aliases: step.whole ? (selection.aliases ?? new Map()) : withCatalogNames(selection.aliases ?? new Map(), catalog),
-        // A baseline holds every record, so a cleared id it lacks is not public yet; a delta says nothing of one.
-        listUnpublished: step.whole,
+      const started = performance.now();
+      const { sequence, result: applied } = await store.step(async (writer) => {
+        const { state } = writer;
+        // A store no step has written yet takes the date it was asked to (today's by default).
+        const verified = state.sequence === 0 && state.sync === undefined ? (lastVerified ?? state.lastVerified) : state.lastVerified;
+        const curated = selection.aliases ?? new Map();
+        const result = await importRecords(step.entries(), {
+          ...selection,
+          // A delta is hundreds of records: mapped on this thread in less time than mapping threads take to start.
+          ...(step.whole ? {} : { workers: 0 }),
+          lastVerified: verified,
+          // A baseline holds every record: named over itself, exactly as an import of it is, so the same
+          // baseline twice renames nothing. A delta holds a few: its spellings take the catalog's names.
+          aliases: step.whole ? curated : withCatalogNames(curated, await writer.knownNames()),
+          // A baseline holds every record, so a cleared id it lacks is not public yet; a delta says nothing of one.
+          listUnpublished: step.whole,
+        });
+        try {
+          refuseUnsound(step, result);
+          const { records } = result.catalog;
+          const { report, feedEnd } = await mergeInto(
+            writer,
+            { records, details: result.details, projects: result.catalog.projects ?? [], rejected: result.rejected },
+            now(),
+          );
+          return {
+            end: { lastVerified: verified, sync: advance(state.sync, upstream.name, step, records, now()), feedEnd },
+            result: { report, result },
+          };
+        } finally {
+          result.details.close();
+        }
       });
-      refuseUnsound(step, result);
-      // The merge takes a whole catalog and gives one: the step's details are read back as objects for it.
-      const records = recordsWithDetails(result);
-      result.details.close();
-      const merged = mergeChanges(catalog, { records, projects: result.catalog.projects ?? [], rejected: result.rejected }, now());
-      catalog = { ...merged.catalog, sync: advance(catalog.sync, upstream.name, step, records, now()) };
-      yield { label: step.label, catalog, report: merged.report, result };
+      yield { label: step.label, sequence, ms: performance.now() - started, whole: step.whole, ...applied };
     } finally {
       // Applied or refused, what the step brought (a download) goes: a refused one is fetched again next time.
       await step.release();
@@ -92,10 +116,10 @@ function advance(
  * delta joins the project its spelling already belongs to instead of naming a new one: project names stay
  * stable across syncs. The curated table wins where both know a spelling.
  */
-function withCatalogNames(curated: AliasTable, catalog: CatalogFile): AliasTable {
+function withCatalogNames(curated: AliasTable, known: { projects: readonly string[]; aliases: readonly CatalogProject[] }): AliasTable {
   const table = new Map<string, string>();
-  for (const record of catalog.records) table.set(compactKey(record.project), record.project);
-  for (const project of catalog.projects ?? []) for (const alias of project.aliases) table.set(compactKey(alias), project.name);
+  for (const project of known.projects) table.set(compactKey(project), project);
+  for (const project of known.aliases) for (const alias of project.aliases) table.set(compactKey(alias), project.name);
   for (const [key, name] of curated) table.set(key, name);
   return table;
 }

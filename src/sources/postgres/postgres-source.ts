@@ -1,17 +1,19 @@
-// PostgreSQL as a source: the table is loaded whole (its texts into a temporary file, table-snapshot.ts),
-// and one listening connection hears every change (LISTEN/NOTIFY). If that connection drops, the service
-// keeps serving its last snapshot and reconnects with backoff; after a reconnect it reloads, since
-// notifications sent meanwhile are lost. A link can also die silently (a partition drops packets, nothing
+// PostgreSQL as a source: the store is loaded whole once (its texts into a temporary file,
+// store-snapshot.ts), and one listening connection hears every step's commit (LISTEN/NOTIFY), after which
+// the rows past the served snapshot's sequence are applied to it (store-changes.ts). If that connection
+// drops, the service keeps serving its last snapshot and reconnects with backoff; after a reconnect it
+// catches up from its own sequence, since notifications sent meanwhile are lost. A link can also die silently (a partition drops packets, nothing
 // resets the connection): a listener that hears nothing would never know, so it is asked a trivial
 // statement every second and counts as lost when the answer takes more than a few seconds. While lost,
 // the source is not reachable() and the replica's health says so.
 import type pg from 'pg';
-import { connect, withClient } from '../../catalog/postgres/database.js';
-import { CHANGE_CHANNEL } from '../../catalog/postgres/schema.js';
-import { loadTableSnapshot } from '../../catalog/postgres/table-snapshot.js';
+import { connect } from '../../catalog/postgres/database.js';
+import { postgresStore } from '../../catalog/postgres/postgres-store.js';
+import { CHANGE_CHANNEL } from '../../catalog/store/schema.js';
 import type { Snapshot } from '../../core/snapshot.js';
 import type { TextFile } from '../../core/text-file.js';
 import type { CatalogSource } from '../catalog-source.js';
+import { nextSnapshot, startingSnapshot } from '../store-changes.js';
 
 export interface SourceLogger {
   info(object: object, message: string): void;
@@ -25,7 +27,8 @@ const HEARTBEAT_TIMEOUT_MS = 2500;
 /** A load's statements (FETCHes of 1000 rows) are short: one that hangs this long is a dead link. */
 const LOAD_QUERY_TIMEOUT_MS = 15_000;
 
-export function postgresSource(url: string, log: SourceLogger): CatalogSource {
+/** `checkpoint`: a snapshot file of this store to start from (`serve --checkpoint`). */
+export function postgresSource(url: string, log: SourceLogger, checkpoint?: string): CatalogSource {
   let listener: pg.Client | undefined;
   /** True while the listener is connected and listening. */
   let listening = false;
@@ -37,6 +40,7 @@ export function postgresSource(url: string, log: SourceLogger): CatalogSource {
   // then no request reads them.
   const files = new Set<TextFile>();
   let latest: WeakRef<Snapshot> | undefined;
+  const store = postgresStore(url, LOAD_QUERY_TIMEOUT_MS);
 
   const listen = async (changed: () => void): Promise<void> => {
     const client = connect(url);
@@ -89,12 +93,15 @@ export function postgresSource(url: string, log: SourceLogger): CatalogSource {
 
   return {
     name: 'PostgreSQL',
-    load: async () => {
-      const { snapshot, file } = await withClient(url, (client) => loadTableSnapshot(client, files), LOAD_QUERY_TIMEOUT_MS);
-      // A notification that changed nothing gives back the snapshot being served, and the new copy of its
-      // texts is freed at once rather than when the collector gets to it.
+    load: async (current) => {
+      const { snapshot, file } =
+        current === undefined
+          ? await startingSnapshot(store, checkpoint, files, (message) => log.warn({}, message))
+          : await nextSnapshot(store, current, files);
+      // A whole load of the content being served gives back the snapshot loaded before, and the new copy of
+      // its texts is freed at once rather than when the collector gets to it.
       const previous = latest?.deref();
-      if (previous?.version === snapshot.version) {
+      if (file !== undefined && previous?.version === snapshot.version && previous.sequence === snapshot.sequence) {
         file.close();
         return previous;
       }

@@ -112,7 +112,7 @@ describe('the agent card', () => {
     expect(card.supportedInterfaces[0]).toEqual({ url: `${baseUrl}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' });
     expect(card.supportedInterfaces).toContainEqual({ url: `${baseUrl}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' });
     expect(card.capabilities).toMatchObject({ streaming: false, pushNotifications: false });
-    expect(card.skills.map((s: { id: string }) => s.id)).toEqual(['lookup-records', 'search-records', 'list-records']);
+    expect(card.skills.map((s: { id: string }) => s.id)).toEqual(['lookup-records', 'search-records', 'list-records', 'check-versions']);
   });
 
   it("carries what a 0.3 client reads, naming the same endpoint, and is served at 0.3's path too", async () => {

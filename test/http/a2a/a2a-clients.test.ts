@@ -92,6 +92,20 @@ describe.each(clients)('%s', (_name, connect) => {
     }
   });
 
+  it('checks the versions of package URLs and CPE names, each affected record with the range that matched', async () => {
+    const airflow = (await app.inject(`/api/v1/cve-records?limit=100&purl=${encodeURIComponent('pkg:pypi/apache-airflow@2.7.0')}`)).json();
+    const found = await ask(
+      'Is pkg:pypi/apache-airflow@2.7.0, cpe:2.3:a:openssl:openssl:3.0.15:*:*:*:*:*:*:* or pkg:deb/debian/curl@1.0 affected?',
+    );
+    expect(found.results.map((r) => r.record.id)).toEqual(airflow.records.map((r: { id: string }) => r.id));
+    expect(found.results.find((r) => r.record.id === 'CVE-2024-45784')?.snippet).toBe('Apache Airflow: affected before 2.10.3 (semver)');
+    expect(found.understood).toEqual([
+      `pkg:pypi/apache-airflow@2.7.0: affected, by ${airflow.records.length} records`,
+      'cpe:2.3:a:openssl:openssl:3.0.15:*:*:*:*:*:*:*: no record says this version is affected',
+      expect.stringMatching(/^pkg:deb\/debian\/curl@1\.0: not checked: .*purl type "deb"/),
+    ]);
+  });
+
   it('gets the record of an id as the 1.0 client does', async () => {
     const found = await ask('CVE-2024-6119');
     expect(found.results.map((r) => r.record)).toEqual([

@@ -77,6 +77,7 @@ describe('the served OpenAPI document', () => {
         'getPublicCveRecordDetails',
         'batchGetPublicCveRecordDetails',
         'listProjects',
+        'batchCheckVersions',
       ].sort(),
     );
   });
@@ -92,6 +93,7 @@ describe('the served OpenAPI document', () => {
     ['/api/v1/cve-records/changes', 'get', [200, 304, 400, 405, ...anyRequest]],
     ['/api/v1/cve-records/export', 'get', [200, 304, 400, 405, ...anyRequest]],
     ['/api/v1/projects', 'get', [200, 304, 400, 405, ...anyRequest]],
+    ['/api/v1/cve-records/version-checks/batch', 'post', [200, 400, 405, ...anyRequest]],
     ['/feeds/records.atom', 'get', [200, 304, 400, 405, ...anyRequest]],
   ])('documents the status codes of %s %s (spec rule 5)', (path, method, statuses) => {
     expect(contract.documentedStatuses(path, method).sort()).toEqual(statuses.sort());

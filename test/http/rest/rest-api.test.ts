@@ -40,7 +40,7 @@ describe('health, capabilities, sandbox', () => {
     expect(body).toMatchObject({ access: 'public', authentication: 'none', readOnly: true });
     expect(body.capabilities).toContain('listPublicCveRecords');
     // The seven operations of the spec and the compatible additions within v1.
-    expect(body.capabilities).toHaveLength(15);
+    expect(body.capabilities).toHaveLength(16);
     expect(body.capabilities).toEqual(
       expect.arrayContaining([
         'listPublicCveRecordChanges',
@@ -50,6 +50,7 @@ describe('health, capabilities, sandbox', () => {
         'getPublishedRecordsFeed',
         'getPublicCveRecordDetails',
         'batchGetPublicCveRecordDetails',
+        'batchCheckVersions',
       ]),
     );
     expect(body.boundaries).toMatchObject({

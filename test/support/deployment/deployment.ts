@@ -118,10 +118,8 @@ export class Deployment {
     const args = [
       'sync',
       this.upstream,
+      // PostgreSQL is the store of record itself: each step one transaction with its cursor there.
       '--catalog',
-      join(this.#folder, 'catalog.json.gz'),
-      '--to-database',
-      '--database-url',
       this.postgres.url,
     ];
     return follow ? [...args, '--follow', '--interval', '1'] : args;
@@ -134,7 +132,7 @@ export class Deployment {
 
   /** The names of the releases some sync has applied (a step redone after a kill is listed again). */
   applied(): string[] {
-    return this.#syncOutputs.flatMap((sync) => [...sync.output().matchAll(/ applied (\S+):/g)].map((match) => match[1]!));
+    return this.#syncOutputs.flatMap((sync) => [...sync.output().matchAll(/ applied (\S+) in \d+ ms:/g)].map((match) => match[1]!));
   }
 
   /**

@@ -1,0 +1,131 @@
+// `npm run bench versions` (issue 27): version queries at the corpus size. The corpus release (corpus.ts:
+// the shared sample's records under new ids, their affected blocks real) is imported to a snapshot file
+// and served; then, against the issue's targets: the memory the version data adds (VmRSS before and after
+// the first version query builds it), the list with `project=&version=` at page 1 and page 100 (autocannon
+// under load, p99), a batch check of 100 (project, version) pairs of the judged set, and the worst batch
+// (100 distinct checks of the largest project at versions no range places). Heavy: only on a quiet machine.
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { JudgedCase } from '../test/support/version-judged-set.js';
+import { buildCorpus } from './corpus.js';
+import { heading, processTicks, record, watchQuietness } from './noise.js';
+import { type Load, load, memoryMb, runCli, type Server, serveCatalog, table, untilLine } from './support.js';
+
+const CORPUS_SIZE = Number(process.env.BENCH_CORPUS_SIZE ?? 340_000);
+const BATCH_ROUNDS = 30;
+/** The deep page the list is measured at (page 1 and this one); fewer pages exist at a smaller corpus. */
+const DEEP_PAGE = Number(process.env.BENCH_VERSION_PAGE ?? 100);
+const LIST = 'project=Linux&version=6.1.5&limit=20';
+const BATCH_PATH = '/api/v1/cve-records/version-checks/batch';
+
+/** 100 (project, version) pairs: the judged set's cases, each with the project its record is filed under. */
+async function judgedPairs(server: Server): Promise<{ project: string; version: string }[]> {
+  const judged = JSON.parse(readFileSync(new URL('../test/fixtures/versions/judged-set.json', import.meta.url), 'utf8')) as {
+    cases: JudgedCase[];
+  };
+  const pairs: { project: string; version: string }[] = [];
+  for (const judgedCase of judged.cases.filter((_, i) => i % 5 === 0).slice(0, 100)) {
+    const record = (await (await fetch(`${server.url}/api/v1/cve-records/${judgedCase.id}`)).json()) as { project: string };
+    pairs.push({ project: record.project, version: judgedCase.version });
+  }
+  return pairs;
+}
+
+async function post(server: Server, body: unknown): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`${server.url}${BATCH_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${BATCH_PATH}: ${response.status} ${await response.text()}`);
+  await response.arrayBuffer();
+  return performance.now() - started;
+}
+
+/** Sequential batches: p50, p99 and the slowest, in milliseconds, with how quiet the machine was meanwhile. */
+async function batchLatencies(server: Server, body: unknown, rounds: number): Promise<{ p50: number; p99: number; max: number }> {
+  await post(server, body); // warm-up
+  const quiet = watchQuietness();
+  const ticks = processTicks(server.child.pid!);
+  const times: number[] = [];
+  for (let round = 0; round < rounds; round++) times.push(await post(server, body));
+  record(quiet.finish(processTicks(server.child.pid!) - ticks));
+  times.sort((a, b) => a - b);
+  const at = (share: number) => times[Math.min(times.length - 1, Math.ceil(share * times.length) - 1)]!;
+  return { p50: at(0.5), p99: at(0.99), max: times.at(-1)! };
+}
+
+async function pageCursor(server: Server, query: string, page: number): Promise<string> {
+  let cursor = '';
+  for (let n = 1; n < page; n++) {
+    const url = `${server.url}/api/v1/cve-records?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const next = ((await (await fetch(url)).json()) as { pagination: { nextCursor: string | null } }).pagination.nextCursor;
+    if (next === null) throw new Error(`${query} has fewer than ${page} pages`);
+    cursor = next;
+  }
+  return cursor;
+}
+
+async function quietLoad(url: string, seconds: number, server: Server): Promise<Load> {
+  const quiet = watchQuietness();
+  const ticks = processTicks(server.child.pid!);
+  const result = await load(url, seconds, server);
+  record(quiet.finish(processTicks(server.child.pid!) - ticks));
+  return result;
+}
+
+export async function versionSection(seconds: number): Promise<void> {
+  const corpus = await buildCorpus(CORPUS_SIZE, (line) => console.error(line));
+  const dir = await mkdtemp(join(tmpdir(), 'bench-versions-'));
+  const snapshot = join(dir, 'corpus.snapshot');
+  const rows: Array<Record<string, string | number>> = [];
+  const check = (measure: string, value: number, limit?: number) => {
+    rows.push({
+      measure,
+      value,
+      target: limit === undefined ? '' : `<= ${limit}`,
+      met: limit === undefined ? '' : value <= limit ? 'yes' : 'NO',
+    });
+    console.error(`  ${measure}: ${value}`);
+  };
+  try {
+    await runCli(['import', corpus.path, '--out', snapshot, '--last-verified', '2026-11-23']);
+    const server = await serveCatalog(snapshot);
+    await untilLine(server, /search index ready/);
+    const before = memoryMb(server.child.pid!, 'VmRSS');
+    const started = performance.now();
+    const first = await fetch(`${server.url}/api/v1/cve-records?${LIST}`);
+    const { pagination } = (await first.json()) as { pagination: { total: number } };
+    check('first version query, the version index built in steps (s)', (performance.now() - started) / 1000);
+    check(
+      'resident memory the version data adds (MB, VmRSS after the first version query minus before)',
+      memoryMb(server.child.pid!, 'VmRSS') - before,
+      60,
+    );
+    const deep = await pageCursor(server, LIST, DEEP_PAGE);
+    const page1 = await quietLoad(`${server.url}/api/v1/cve-records?${LIST}`, seconds, server);
+    const page100 = await quietLoad(`${server.url}/api/v1/cve-records?${LIST}&cursor=${encodeURIComponent(deep)}`, seconds, server);
+    check(`list ${LIST}, page 1, p99 (ms; ${pagination.total.toLocaleString('en')} records match)`, page1.p99, 5);
+    check(`list ${LIST}, page ${DEEP_PAGE}, p99 (ms)`, page100.p99, 5);
+    check(`page ${DEEP_PAGE} / page 1, req/s`, page100.rps / page1.rps);
+    const typical = await batchLatencies(server, { queries: await judgedPairs(server) }, BATCH_ROUNDS);
+    check('batch check of 100 judged (project, version) pairs, p50 (ms)', typical.p50);
+    check('batch check of 100 judged (project, version) pairs, p99 (ms)', typical.p99, 50);
+    const worst = {
+      queries: Array.from({ length: 100 }, (_, i) => ({ project: 'Linux', version: `${'9.'.repeat(60)}${i}` })),
+      includeUnknown: true,
+    };
+    const slowest = await batchLatencies(server, worst, 3);
+    check('worst batch: 100 distinct checks of the largest project, unknowns too, slowest (ms)', slowest.max);
+    await server.stop();
+    console.log(
+      heading(`Version queries at ${CORPUS_SIZE.toLocaleString('en')} records (snapshot file; autocannon, 16 connections, ${seconds} s)`),
+    );
+    console.log(table(rows));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

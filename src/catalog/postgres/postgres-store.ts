@@ -1,0 +1,228 @@
+// The store of record on PostgreSQL, for deployments whose replicas share one source. The same tables as
+// SQLite's (store/schema.ts); a step holds the catalog row's lock from its first statement to its commit,
+// so steps of several writers are ordered and each gets its own sequence. The commit's update of the
+// catalog row notifies every listening replica (schema.ts), which then reads the rows past its sequence.
+import type pg from 'pg';
+import type { CatalogProject, CatalogRemoval, SyncCursor } from '../../contract/index.js';
+import { detailsJson } from '../../core/details-json.js';
+import {
+  type RecordStore,
+  recordOfRow,
+  type StepEnd,
+  type StoredRecord,
+  StoreError,
+  type StoreState,
+  type StoreWriter,
+} from '../../core/record-store.js';
+import { withClient } from './database.js';
+
+const TIME = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+// details as text: pg would otherwise parse every row's; jsonb's own text is not detailsJson's form, which
+// the content hash and the merge's comparisons read, so it is put back in that form (rowRecord).
+const RECORD_COLUMNS = `id, project, status, url, summary, details::text AS details, to_char(published, 'YYYY-MM-DD') AS published,
+  ${TIME('modified')} AS modified, ${TIME('changed')} AS changed`;
+const STATE = `SELECT store_id, seq::float8 AS seq, to_char(last_verified, 'YYYY-MM-DD') AS last_verified, sync::text AS sync,
+  ${TIME('feed_end')} AS feed_end FROM cve_catalog`;
+/** Rows per statement when a step writes many (a baseline): a few megabytes of JSON each. */
+const WRITE_CHUNK = 5000;
+/** Rows per FETCH of a whole read: about 2 MB of details. */
+const READ_BATCH = 1000;
+
+interface RecordRow {
+  id: string;
+  project: string;
+  status: string;
+  url: string | null;
+  summary: string | null;
+  published: string | null;
+  modified: string | null;
+  changed: string | null;
+  details: string | null;
+}
+
+export function rowRecord(row: RecordRow): StoredRecord {
+  return { record: recordOfRow(row), details: row.details === null ? undefined : detailsJson(JSON.parse(row.details)) };
+}
+
+async function readState(client: pg.Client, lock: boolean): Promise<StoreState> {
+  const { rows } = await client.query<{
+    store_id: string;
+    seq: number;
+    last_verified: string;
+    sync: string | null;
+    feed_end: string | null;
+  }>(`${STATE}${lock ? ' FOR UPDATE' : ''}`);
+  const row = rows[0];
+  if (row === undefined) throw new StoreError('PostgreSQL holds no catalog row: run cve-records db migrate');
+  return {
+    storeId: row.store_id,
+    sequence: row.seq,
+    lastVerified: row.last_verified,
+    sync: row.sync === null ? undefined : (JSON.parse(row.sync) as SyncCursor),
+    feedEnd: row.feed_end === null ? Number.NEGATIVE_INFINITY : Date.parse(row.feed_end),
+  };
+}
+
+const projectRows = (rows: { name: string; aliases: string[] }[]): CatalogProject[] =>
+  rows.map((row) => ({ name: row.name, aliases: row.aliases }));
+
+export function postgresStore(url: string, queryTimeoutMs?: number): RecordStore {
+  const inTransaction = <T>(mode: string, work: (client: pg.Client) => Promise<T>): Promise<T> =>
+    withClient(
+      url,
+      async (client) => {
+        await client.query(`BEGIN ${mode}`);
+        try {
+          const result = await work(client);
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => {});
+          throw error;
+        }
+      },
+      queryTimeoutMs,
+    );
+
+  return {
+    name: 'PostgreSQL',
+    state: () => withClient(url, (client) => readState(client, false), queryTimeoutMs),
+
+    step: (work) =>
+      inTransaction('ISOLATION LEVEL READ COMMITTED', async (client) => {
+        const before = await readState(client, true);
+        const sequence = before.sequence + 1;
+        let wrote = false;
+        const writer: StoreWriter = {
+          state: before,
+          async held(ids) {
+            const records = new Map<string, StoredRecord>();
+            const { rows } = await client.query<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM cve_records WHERE id = ANY($1::text[])`, [ids]);
+            for (const row of rows) records.set(row.id, rowRecord(row));
+            const removals = new Map<string, string>();
+            const kept = await client.query<{ id: string; modified: string }>(
+              `SELECT id, ${TIME('modified')} AS modified FROM cve_removals WHERE id = ANY($1::text[])`,
+              [ids],
+            );
+            for (const row of kept.rows) removals.set(row.id, row.modified);
+            return { records, removals };
+          },
+          async aliasesOf(names) {
+            const { rows } = await client.query<{ name: string; aliases: string[] }>(
+              'SELECT name, aliases FROM cve_projects WHERE name = ANY($1::text[])',
+              [names],
+            );
+            return new Map(rows.map((row) => [row.name, row.aliases]));
+          },
+          async knownNames() {
+            const projects = await client.query<{ project: string }>('SELECT DISTINCT project FROM cve_records');
+            const aliases = await client.query<{ name: string; aliases: string[] }>('SELECT name, aliases FROM cve_projects');
+            return { projects: projects.rows.map((row) => row.project), aliases: projectRows(aliases.rows) };
+          },
+          async upsert(records) {
+            for (let start = 0; start < records.length; start += WRITE_CHUNK) {
+              const chunk = records.slice(start, start + WRITE_CHUNK);
+              // The rows as one JSON array, each record's details text spliced in as it is.
+              const rows = chunk.map(({ record: r, details }) => {
+                const own = JSON.stringify({
+                  id: r.id,
+                  project: r.project,
+                  status: r.status,
+                  url: r.url,
+                  summary: r.summary,
+                  published: r.published,
+                  modified: r.modified,
+                  changed: r.changed,
+                }).slice(0, -1);
+                return `${own}${details === undefined ? '' : `,"details":${details}`}}`;
+              });
+              await client.query(
+                `INSERT INTO cve_records (id, project, status, url, summary, published, modified, changed, details, seq)
+                 SELECT id, project, status, url, summary, published, modified, changed, details, $2
+                   FROM jsonb_to_recordset($1::jsonb) AS r(id text, project text, status text, url text, summary text,
+                     published date, modified timestamptz, changed timestamptz, details jsonb)
+                 ON CONFLICT (id) DO UPDATE SET project = excluded.project, status = excluded.status, url = excluded.url,
+                   summary = excluded.summary, published = excluded.published, modified = excluded.modified,
+                   changed = excluded.changed, details = excluded.details, seq = excluded.seq, updated_at = now()`,
+                [`[${rows.join(',')}]`, sequence],
+              );
+              await client.query('DELETE FROM cve_removals WHERE id = ANY($1::text[])', [chunk.map(({ record }) => record.id)]);
+            }
+            wrote ||= records.length > 0;
+          },
+          async remove(removals) {
+            if (removals.length === 0) return;
+            await client.query('DELETE FROM cve_records WHERE id = ANY($1::text[])', [removals.map((removal) => removal.id)]);
+            await client.query(
+              `INSERT INTO cve_removals (id, modified, seq) SELECT id, modified, $2 FROM jsonb_to_recordset($1::jsonb) AS r(id text, modified timestamptz)
+               ON CONFLICT (id) DO UPDATE SET modified = excluded.modified, seq = excluded.seq`,
+              [JSON.stringify(removals), sequence],
+            );
+            wrote = true;
+          },
+          async setAliases(projects) {
+            if (projects.length === 0) return;
+            const { rowCount } = await client.query(
+              `INSERT INTO cve_projects (name, aliases, seq) SELECT name, aliases, $2 FROM jsonb_to_recordset($1::jsonb) AS r(name text, aliases jsonb)
+               ON CONFLICT (name) DO UPDATE SET aliases = excluded.aliases, seq = excluded.seq WHERE cve_projects.aliases IS DISTINCT FROM excluded.aliases`,
+              [JSON.stringify(projects), sequence],
+            );
+            wrote ||= (rowCount ?? 0) > 0;
+          },
+        };
+        const { end, result } = await work(writer);
+        const moved = wrote || end.lastVerified !== before.lastVerified;
+        await finish(client, moved ? sequence : before.sequence, end);
+        return { sequence: moved ? sequence : before.sequence, result };
+      }),
+
+    changesSince: (since, limit) =>
+      inTransaction('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (client) => {
+        const now = await readState(client, false);
+        if (now.sequence <= since) return undefined;
+        const counted = await client.query<{ count: number }>('SELECT count(*)::float8 AS count FROM cve_records WHERE seq > $1', [since]);
+        if (counted.rows[0]!.count > limit) return 'too-many' as const;
+        const records = await client.query<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM cve_records WHERE seq > $1`, [since]);
+        const removed = await client.query<CatalogRemoval>(`SELECT id, ${TIME('modified')} AS modified FROM cve_removals WHERE seq > $1`, [
+          since,
+        ]);
+        const projects = await client.query<{ name: string; aliases: string[] }>('SELECT name, aliases FROM cve_projects WHERE seq > $1', [
+          since,
+        ]);
+        return {
+          sequence: now.sequence,
+          lastVerified: now.lastVerified,
+          upserted: records.rows.map(rowRecord),
+          removed: removed.rows,
+          projects: projectRows(projects.rows),
+        };
+      }),
+
+    read: (work) =>
+      inTransaction('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (client) => {
+        const state = await readState(client, false);
+        const removed = await client.query<CatalogRemoval>(`SELECT id, ${TIME('modified')} AS modified FROM cve_removals`);
+        const projects = await client.query<{ name: string; aliases: string[] }>('SELECT name, aliases FROM cve_projects');
+        await client.query(`DECLARE records NO SCROLL CURSOR FOR SELECT ${RECORD_COLUMNS} FROM cve_records`);
+        async function* batches(): AsyncGenerator<StoredRecord[], void, undefined> {
+          for (;;) {
+            const { rows } = await client.query<RecordRow>(`FETCH ${READ_BATCH} FROM records`);
+            if (rows.length === 0) return;
+            yield rows.map(rowRecord);
+          }
+        }
+        return work({ state, removed: removed.rows, projects: projectRows(projects.rows), records: batches() });
+      }),
+
+    close: async () => {},
+  };
+}
+
+async function finish(client: pg.Client, sequence: number, end: StepEnd): Promise<void> {
+  await client.query('UPDATE cve_catalog SET seq = $1, last_verified = $2, sync = $3::jsonb, feed_end = $4', [
+    sequence,
+    end.lastVerified,
+    end.sync === undefined ? null : JSON.stringify(end.sync),
+    Number.isFinite(end.feedEnd) ? new Date(end.feedEnd).toISOString() : null,
+  ]);
+}

@@ -1,0 +1,274 @@
+// The store of record in one SQLite file, through Node's built-in node:sqlite (no native build). WAL
+// journal: one writer (a sync step) and any number of readers (servers, in this process or others) at
+// once, readers never blocked. node:sqlite is synchronous; a step's statements are short (a point read is
+// microseconds, a step of 500 records tens of milliseconds), and a whole read yields between batches.
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { CatalogProject, CatalogRemoval, SyncCursor } from '../../contract/index.js';
+import {
+  type RecordStore,
+  recordOfRow,
+  type StepEnd,
+  type StoreChanges,
+  type StoreContents,
+  type StoredRecord,
+  StoreError,
+  type StoreState,
+  type StoreWriter,
+} from '../../core/record-store.js';
+import { APPLIED_VERSION, migrationsTable, pendingMigrations } from '../store/store-migrations.js';
+
+/** Whether a path names an SQLite store rather than a catalog file. */
+export function isStorePath(path: string): boolean {
+  return /\.(db|sqlite|sqlite3)$/i.test(path);
+}
+
+const RECORD_COLUMNS = 'id, project, status, url, summary, published, modified, changed, details';
+/** Rows read between two turns of the event loop during a whole read. */
+const READ_BATCH = 1000;
+/** How long a writer waits for another's lock before giving up. */
+const BUSY_TIMEOUT_MS = 30_000;
+
+interface RecordRow {
+  id: string;
+  project: string;
+  status: string;
+  url: string | null;
+  summary: string | null;
+  published: string | null;
+  modified: string | null;
+  changed: string | null;
+  details: string | null;
+}
+
+const stored = (row: RecordRow): StoredRecord => ({ record: recordOfRow(row), details: row.details ?? undefined });
+
+/** Opens (creating and migrating when needed) the store at `path`; `readOnly` for servers that only read. */
+export function openSqliteStore(path: string, { readOnly = false }: { readOnly?: boolean } = {}): RecordStore {
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(path, { readOnly });
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    if (!readOnly) {
+      db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL');
+      migrate(db);
+    }
+  } catch (error) {
+    throw new StoreError(`cannot open the store ${path}: ${(error as Error).message}`);
+  }
+  const statements = new Map<string, StatementSync>();
+  const sql = (text: string): StatementSync => {
+    let statement = statements.get(text);
+    if (statement === undefined) {
+      statement = db.prepare(text);
+      statements.set(text, statement);
+    }
+    return statement;
+  };
+  const state = (): StoreState => {
+    const row = sql('SELECT store_id, seq, last_verified, sync, feed_end FROM cve_catalog').get() as
+      | { store_id: string; seq: number; last_verified: string; sync: string | null; feed_end: string | null }
+      | undefined;
+    if (row === undefined) throw new StoreError(`${path} is not a store of CVE records (no catalog row): migrate it`);
+    return {
+      storeId: row.store_id,
+      sequence: row.seq,
+      lastVerified: row.last_verified,
+      sync: row.sync === null ? undefined : (JSON.parse(row.sync) as SyncCursor),
+      feedEnd: row.feed_end === null ? Number.NEGATIVE_INFINITY : Date.parse(row.feed_end),
+    };
+  };
+  const inIds = (ids: readonly string[]) => JSON.stringify(ids);
+  let stepping = Promise.resolve();
+
+  const store: RecordStore = {
+    name: path,
+    state: async () => state(),
+
+    async step(work) {
+      // One step at a time in this process (SQLite's lock orders processes; this orders the awaits).
+      const previous = stepping;
+      let done!: () => void;
+      stepping = new Promise((resolve) => (done = resolve));
+      await previous;
+      try {
+        db.exec('BEGIN IMMEDIATE');
+        try {
+          const before = state();
+          const sequence = before.sequence + 1;
+          let wrote = false;
+          const writer: StoreWriter = {
+            state: before,
+            async held(ids) {
+              const records = new Map<string, StoredRecord>();
+              for (const row of sql(`SELECT ${RECORD_COLUMNS} FROM cve_records WHERE id IN (SELECT value FROM json_each(?))`).all(
+                inIds(ids),
+              ) as unknown as RecordRow[])
+                records.set(row.id, stored(row));
+              const removals = new Map<string, string>();
+              for (const row of sql('SELECT id, modified FROM cve_removals WHERE id IN (SELECT value FROM json_each(?))').all(
+                inIds(ids),
+              ) as unknown as { id: string; modified: string }[])
+                removals.set(row.id, row.modified);
+              return { records, removals };
+            },
+            async aliasesOf(names) {
+              const rows = sql('SELECT name, aliases FROM cve_projects WHERE name IN (SELECT value FROM json_each(?))').all(
+                inIds(names),
+              ) as unknown as { name: string; aliases: string }[];
+              return new Map(rows.map((row) => [row.name, JSON.parse(row.aliases) as string[]]));
+            },
+            async knownNames() {
+              const projects = (sql('SELECT DISTINCT project FROM cve_records').all() as unknown as { project: string }[]).map(
+                (row) => row.project,
+              );
+              return { projects, aliases: projectRows(sql('SELECT name, aliases FROM cve_projects').all()) };
+            },
+            async upsert(records) {
+              const upsert = sql(
+                `INSERT INTO cve_records (${RECORD_COLUMNS}, seq, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+                 ON CONFLICT (id) DO UPDATE SET project = excluded.project, status = excluded.status, url = excluded.url,
+                   summary = excluded.summary, published = excluded.published, modified = excluded.modified,
+                   changed = excluded.changed, details = excluded.details, seq = excluded.seq, updated_at = excluded.updated_at`,
+              );
+              const unremove = sql('DELETE FROM cve_removals WHERE id = ?');
+              for (const { record: r, details } of records) {
+                upsert.run(
+                  r.id,
+                  r.project,
+                  r.status,
+                  r.url,
+                  r.summary ?? null,
+                  r.published ?? null,
+                  r.modified ?? null,
+                  r.changed ?? null,
+                  details ?? null,
+                  sequence,
+                );
+                unremove.run(r.id);
+              }
+              wrote ||= records.length > 0;
+            },
+            async remove(removals) {
+              const drop = sql('DELETE FROM cve_records WHERE id = ?');
+              const keep = sql(
+                'INSERT INTO cve_removals (id, modified, seq) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET modified = excluded.modified, seq = excluded.seq',
+              );
+              for (const removal of removals) {
+                drop.run(removal.id);
+                keep.run(removal.id, removal.modified, sequence);
+              }
+              wrote ||= removals.length > 0;
+            },
+            async setAliases(projects) {
+              const set = sql(
+                `INSERT INTO cve_projects (name, aliases, seq) VALUES (?, ?, ?)
+                 ON CONFLICT (name) DO UPDATE SET aliases = excluded.aliases, seq = excluded.seq WHERE cve_projects.aliases IS NOT excluded.aliases`,
+              );
+              for (const project of projects) {
+                const { changes } = set.run(project.name, JSON.stringify(project.aliases), sequence);
+                if (Number(changes) > 0) wrote = true;
+              }
+            },
+          };
+          const { end, result } = await work(writer);
+          const moved = wrote || end.lastVerified !== before.lastVerified;
+          finish(sql, moved ? sequence : before.sequence, end);
+          db.exec('COMMIT');
+          return { sequence: moved ? sequence : before.sequence, result };
+        } catch (error) {
+          if (db.isTransaction) db.exec('ROLLBACK');
+          throw error;
+        }
+      } finally {
+        done();
+      }
+    },
+
+    async changesSince(since, limit) {
+      return readTransaction(db, () => {
+        const now = state();
+        if (now.sequence <= since) return undefined;
+        const { count } = sql('SELECT count(*) AS count FROM cve_records WHERE seq > ?').get(since) as { count: number };
+        if (count > limit) return 'too-many' as const;
+        const changes: StoreChanges = {
+          sequence: now.sequence,
+          lastVerified: now.lastVerified,
+          upserted: (sql(`SELECT ${RECORD_COLUMNS} FROM cve_records WHERE seq > ?`).all(since) as unknown as RecordRow[]).map(stored),
+          removed: sql('SELECT id, modified FROM cve_removals WHERE seq > ?').all(since) as unknown as CatalogRemoval[],
+          projects: projectRows(sql('SELECT name, aliases FROM cve_projects WHERE seq > ?').all(since)),
+        };
+        return changes;
+      });
+    },
+
+    async read(work) {
+      // A read transaction holds one version of the file for the whole read, however many batches it takes.
+      db.exec('BEGIN');
+      try {
+        const contents: StoreContents = {
+          state: state(),
+          removed: sql('SELECT id, modified FROM cve_removals').all() as unknown as CatalogRemoval[],
+          projects: projectRows(sql('SELECT name, aliases FROM cve_projects').all()),
+          records: batches(db.prepare(`SELECT ${RECORD_COLUMNS} FROM cve_records`)),
+        };
+        return await work(contents);
+      } finally {
+        if (db.isTransaction) db.exec('COMMIT');
+      }
+    },
+
+    async close() {
+      await stepping;
+      if (db.isOpen) db.close();
+    },
+  };
+  return store;
+}
+
+function migrate(db: DatabaseSync): void {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.exec(migrationsTable('sqlite'));
+    const { version } = db.prepare(APPLIED_VERSION).get() as { version: number };
+    for (const statement of pendingMigrations('sqlite', version)) db.exec(statement);
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+function finish(sql: (text: string) => StatementSync, sequence: number, end: StepEnd): void {
+  sql('UPDATE cve_catalog SET seq = ?, last_verified = ?, sync = ?, feed_end = ?').run(
+    sequence,
+    end.lastVerified,
+    end.sync === undefined ? null : JSON.stringify(end.sync),
+    Number.isFinite(end.feedEnd) ? new Date(end.feedEnd).toISOString() : null,
+  );
+}
+
+function readTransaction<T>(db: DatabaseSync, work: () => T): T {
+  db.exec('BEGIN');
+  try {
+    return work();
+  } finally {
+    if (db.isTransaction) db.exec('COMMIT');
+  }
+}
+
+function projectRows(rows: unknown[]): CatalogProject[] {
+  return (rows as { name: string; aliases: string }[]).map((row) => ({ name: row.name, aliases: JSON.parse(row.aliases) as string[] }));
+}
+
+async function* batches(statement: StatementSync): AsyncGenerator<StoredRecord[], void, undefined> {
+  let batch: StoredRecord[] = [];
+  for (const row of statement.iterate() as IterableIterator<RecordRow>) {
+    batch.push(stored(row));
+    if (batch.length === READ_BATCH) {
+      yield batch;
+      batch = [];
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  if (batch.length > 0) yield batch;
+}

@@ -1,0 +1,110 @@
+// The store of record as the rest of the program sees it, whichever engine holds it (SQLite or
+// PostgreSQL: catalog/store/schema.ts, catalog/sqlite, catalog/postgres). A sync step runs in one write transaction: it reads what it needs of the records
+// it brings (never the catalog), writes the rows it changed stamped with the step's sequence, and moves the
+// cursor, all committed together or not at all. A server reads the rows past the sequence it holds.
+import type { CatalogProject, CatalogRecord, CatalogRemoval, SyncCursor } from '../contract/index.js';
+
+/** A record as the store holds it: its own fields, and its details as JSON text (detailsJson's form). */
+export interface StoredRecord {
+  readonly record: CatalogRecord;
+  readonly details: string | undefined;
+}
+
+export interface StoreState {
+  /** Made when the store was created: a checkpoint of another store is never applied to this one. */
+  readonly storeId: string;
+  /** The last step committed (0: none). */
+  readonly sequence: number;
+  readonly lastVerified: string;
+  readonly sync: SyncCursor | undefined;
+  /** The newest time the change feed lists (a record's `changed` or `modified`, a removal's time), in ms. */
+  readonly feedEnd: number;
+}
+
+/** What one write transaction may read and write; every write is stamped with the step's sequence. */
+export interface StoreWriter {
+  /** The store as the step found it. */
+  readonly state: StoreState;
+  /** The records held and the removals kept for these ids. */
+  held(ids: readonly string[]): Promise<{ records: Map<string, StoredRecord>; removals: Map<string, string> }>;
+  /** The other spellings held for these projects. */
+  aliasesOf(names: readonly string[]): Promise<Map<string, string[]>>;
+  /** Every project name records use, and every spelling held: what a delta's spellings are mapped onto. */
+  knownNames(): Promise<{ projects: string[]; aliases: CatalogProject[] }>;
+  upsert(records: readonly StoredRecord[]): Promise<void>;
+  /** Records that leave, each kept as a removal (replacing an earlier one of the id). */
+  remove(removals: readonly CatalogRemoval[]): Promise<void>;
+  setAliases(projects: readonly CatalogProject[]): Promise<void>;
+}
+
+/** What a step ends with: the catalog row's new values. */
+export interface StepEnd {
+  readonly lastVerified: string;
+  readonly sync: SyncCursor | undefined;
+  readonly feedEnd: number;
+}
+
+/** The rows written after a sequence, as a server applies them (core/snapshot-delta.ts). */
+export interface StoreChanges {
+  readonly sequence: number;
+  readonly lastVerified: string;
+  readonly upserted: readonly StoredRecord[];
+  readonly removed: readonly CatalogRemoval[];
+  readonly projects: readonly CatalogProject[];
+}
+
+/** Everything the store holds, read in one transaction, a batch of records at a time. */
+export interface StoreContents {
+  readonly state: StoreState;
+  readonly removed: readonly CatalogRemoval[];
+  readonly projects: readonly CatalogProject[];
+  readonly records: AsyncIterable<StoredRecord[]>;
+}
+
+export interface RecordStore {
+  /** Names the store in logs and errors (a file path, or PostgreSQL). */
+  readonly name: string;
+  state(): Promise<StoreState>;
+  /**
+   * Runs `work` in one write transaction and commits it with its `end`: the sequence moves by one when a
+   * row was written or lastVerified changed, and stays where it was otherwise (a step that only moves the
+   * cursor). A throw rolls everything back. Steps never overlap (SQLite's write lock, a row lock on PostgreSQL).
+   */
+  step<T>(work: (writer: StoreWriter) => Promise<{ end: StepEnd; result: T }>): Promise<{ sequence: number; result: T }>;
+  /** The rows written after `sequence`, or undefined when there are none; `limit`: undefined past so many rows. */
+  changesSince(sequence: number, limit: number): Promise<StoreChanges | undefined | 'too-many'>;
+  /** The whole store, read consistently, for `work` to consume before the transaction ends. */
+  read<T>(work: (contents: StoreContents) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** The feed time of a record as the store holds it, in ms (-Infinity when it has none). */
+export function feedTime(record: CatalogRecord): number {
+  const time = Date.parse(record.changed ?? record.modified ?? '');
+  return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
+}
+
+/** A row read back as a record: SQL NULLs become absent fields. */
+export function recordOfRow(row: {
+  id: string;
+  project: string;
+  status: string;
+  url: string | null;
+  summary: string | null;
+  published: string | null;
+  modified: string | null;
+  changed: string | null;
+}): CatalogRecord {
+  return {
+    id: row.id,
+    project: row.project,
+    status: row.status as CatalogRecord['status'],
+    url: row.url,
+    ...(row.summary === null ? {} : { summary: row.summary }),
+    ...(row.published === null ? {} : { published: row.published }),
+    ...(row.modified === null ? {} : { modified: row.modified }),
+    ...(row.changed === null ? {} : { changed: row.changed }),
+  };
+}
+
+export class StoreError extends Error {}

@@ -1,0 +1,118 @@
+// The batch version check: each query's subject (version-subjects.ts, as the list reads it) walked on its
+// own records, the ids of those saying the version is affected (and unknown, when asked) collected. The
+// walk yields between steps of a few hundred record checks, so that the worst batch (100 queries of the
+// largest project at a version no range places) never holds the event loop for long; a query asked twice
+// is answered once.
+import {
+  ServiceError,
+  VERSION_CHECK_MAX_IDS,
+  type VersionCheckQuery,
+  type VersionCheckRequest,
+  type VersionCheckResponse,
+  type VersionCheckResult,
+} from '../contract/index.js';
+import { inSteps } from './derived.js';
+import type { Snapshot } from './snapshot.js';
+import { type VersionSubject, versionSubjects } from './version-subjects.js';
+import { describeVerdict } from './versions/record-check.js';
+
+/** Record checks between two yields: a check reads a record's ranges, a few microseconds (the kernel's, tens). */
+const CHECKS_PER_STEP = 500;
+
+/** The subject of each query, or the 400 that names the first query that cannot be read. */
+function subjectsOf(snapshot: Snapshot, queries: readonly VersionCheckQuery[]): VersionSubject[] {
+  return queries.map((query, index) => {
+    try {
+      return subjectOf(snapshot, query);
+    } catch (error) {
+      if (error instanceof ServiceError) throw invalidQuery(`/queries/${index}`, error.message);
+      throw error;
+    }
+  });
+}
+
+/** The subject of one query, with its version; a ServiceError saying what is missing or cannot be read. */
+function subjectOf(snapshot: Snapshot, query: VersionCheckQuery): VersionSubject {
+  const named = [query.project, query.purl, query.cpe].filter((value) => value !== undefined).length;
+  if (named !== 1) throw new ServiceError('invalid_parameter', 'give exactly one of `project`, `purl` or `cpe`.');
+  const [subject] = versionSubjects(snapshot, query);
+  if (subject?.version === undefined) {
+    throw new ServiceError('invalid_parameter', 'give a version: `version`, or one in the purl or the CPE.');
+  }
+  return subject;
+}
+
+function invalidQuery(pointer: string, problem: string): ServiceError {
+  return new ServiceError('invalid_body', `The request body does not match the schema: ${pointer} ${problem}`, {
+    problems: [{ pointer, problem }],
+  });
+}
+
+/** The answers to a batch, in steps (checkVersions runs them). */
+function* versionCheckSteps(snapshot: Snapshot, request: VersionCheckRequest): Generator<void, VersionCheckResponse, void> {
+  const subjects = subjectsOf(snapshot, request.queries);
+  const { ids } = snapshot.table;
+  const answered = new Map<string, VersionCheckResult>();
+  const results: VersionCheckResult[] = [];
+  let checks = 0;
+  for (const [index, query] of request.queries.entries()) {
+    const key = JSON.stringify([query.project, query.purl, query.cpe, query.version]);
+    let result = answered.get(key);
+    if (result === undefined) {
+      const affected: string[] = [];
+      const unknown: string[] = [];
+      let truncated = false;
+      for (const position of subjects[index]!.positions) {
+        if (++checks % CHECKS_PER_STEP === 0) yield;
+        const status = subjects[index]!.check(position)?.status;
+        const list = status === 'affected' ? affected : status === 'unknown' && request.includeUnknown ? unknown : undefined;
+        if (list === undefined) continue;
+        if (list.length === VERSION_CHECK_MAX_IDS) {
+          truncated = true;
+          continue;
+        }
+        list.push(ids[position]!);
+      }
+      result = request.includeUnknown ? { affected, unknown, truncated } : { affected, truncated };
+      answered.set(key, result);
+    }
+    results.push(result);
+  }
+  return { results };
+}
+
+/** The answers to a batch, once the version index is built, in steps between other requests. */
+export async function checkVersions(snapshot: Snapshot, request: VersionCheckRequest): Promise<VersionCheckResponse> {
+  await snapshot.versions.prepare();
+  return inSteps(versionCheckSteps(snapshot, request));
+}
+
+/** A record a version affects, and why: the entry of the record that matched, in words. */
+export interface VersionReason {
+  readonly position: number;
+  readonly reason: string;
+}
+
+/**
+ * The records one query's version affects, newest first, at most `limit` with the entry that matched; and
+ * how many there are. One subject's records, walked at once: a single query costs what one list page does.
+ */
+export async function affectedWithReasons(
+  snapshot: Snapshot,
+  query: VersionCheckQuery,
+  limit: number,
+): Promise<{ reasons: VersionReason[]; total: number }> {
+  await snapshot.versions.prepare();
+  const subject = subjectOf(snapshot, query);
+  const index = snapshot.versions.get();
+  const reasons: VersionReason[] = [];
+  let total = 0;
+  for (const position of subject.positions) {
+    const verdict = subject.check(position);
+    if (verdict?.status !== 'affected') continue;
+    total++;
+    const versions = index.versionsAt(position);
+    if (reasons.length < limit && versions !== undefined) reasons.push({ position, reason: describeVerdict(versions, verdict) });
+  }
+  return { reasons, total };
+}
