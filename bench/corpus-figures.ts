@@ -11,10 +11,10 @@ import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
 import { readJudgedQuestions } from '../test/support/judged-questions.js';
 import { buildCorpus, publishedIds } from './corpus.js';
 import { heading } from './noise.js';
-import { type Load, load, memoryMb, runCli, type Server, serve, serveCatalog, table } from './support.js';
+import { cpuSeconds, type Load, load, memoryMb, runCli, type Server, serve, serveCatalog, table } from './support.js';
 import { ensureTools, PINNED, pinServer, ratioRow, rotatingPaths, unpinServer, type WrkLoad, wrkLoad } from './wrk.js';
 
-const CORPUS_SIZE = Number(process.env.BENCH_CORPUS_SIZE ?? 340_000);
+export const CORPUS_SIZE = Number(process.env.BENCH_CORPUS_SIZE ?? 340_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** The record every get-one load asks for: in the embedded dataset and in the corpus (its first copy). */
@@ -76,7 +76,7 @@ function summaryCount(stdout: string, pattern: RegExp): number {
 }
 
 /** Time from a start to the first 200 of `path`, polled as fast as the server answers. */
-async function firstAnswer(server: Server, path: string, started: number): Promise<number> {
+export async function firstAnswer(server: Server, path: string, started: number): Promise<number> {
   for (;;) {
     const response = await fetch(`${server.url}${path}`).catch(() => undefined);
     if (response) await response.arrayBuffer();
@@ -96,21 +96,47 @@ async function startTimed(args: string[]): Promise<{ server: Server; rest: numbe
 /** What /ask is timed with (issue 26): the realistic set and the judged questions in everyday wording. */
 const ASKED = [...REALISTIC_QUERIES, ...readJudgedQuestions().map((judged) => judged.question)];
 
-/** Sequential /ask requests over the realistic set and the judged questions, `rounds` times; latency as the client sees it. */
-async function askLatencies(server: Server, rounds: number): Promise<{ p50: number; p99: number; max: number; count: number }> {
+export interface AskLatencies {
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+  readonly count: number;
+  /** The server's CPU time per question (ms). */
+  readonly cpuMs: number;
+  /** Each question's slowest time (ms), slowest first. */
+  readonly slowest: ReadonlyArray<readonly [string, number]>;
+}
+
+/**
+ * Sequential /ask requests over the realistic set and the judged questions, `rounds` times; latency as the
+ * client sees it, and the server's CPU time per question.
+ */
+export async function askLatencies(server: Server, rounds: number): Promise<AskLatencies> {
   const times: number[] = [];
+  const slowest = new Map<string, number>();
+  const cpuBefore = cpuSeconds(server.child.pid!);
   for (let round = 0; round < rounds; round++) {
     for (const query of ASKED) {
       const started = performance.now();
       const response = await fetch(`${server.url}/ask?query=${encodeURIComponent(query)}`);
       await response.arrayBuffer();
       if (!response.ok) throw new Error(`/ask ${query}: ${response.status}`);
-      times.push(performance.now() - started);
+      const ms = performance.now() - started;
+      times.push(ms);
+      slowest.set(query, Math.max(slowest.get(query) ?? 0, ms));
     }
   }
+  const cpuMs = ((cpuSeconds(server.child.pid!) - cpuBefore) * 1000) / times.length;
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
-  return { p50: at(0.5), p99: at(0.99), max: times[times.length - 1]!, count: times.length };
+  return {
+    p50: at(0.5),
+    p99: at(0.99),
+    max: times[times.length - 1]!,
+    count: times.length,
+    cpuMs,
+    slowest: [...slowest].sort((a, b) => b[1] - a[1]),
+  };
 }
 
 /** Resets the process's peak-memory mark (Linux clear_refs 5), so the next peak is a reload's own. */
@@ -260,6 +286,7 @@ export async function corpusSection(seconds: number): Promise<void> {
     add({ measure: `/ask p50 (ms, ${latency.count} sequential requests over HTTP)`, value: latency.p50, target: '', met: '' });
     check('/ask p99 (ms)', latency.p99, 10);
     add({ measure: '/ask slowest (ms)', value: latency.max, target: '', met: '' });
+    add({ measure: '/ask server CPU per question (ms)', value: latency.cpuMs, target: '', met: '' });
 
     // A reload: another version of the corpus (another lastVerified) renamed over the served file.
     const next = join(dir, 'next.snapshot');

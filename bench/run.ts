@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
 import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
+import { askSection } from './ask-figures.js';
 import { SAMPLE_ZIP } from './corpus.js';
 import { corpusSection } from './corpus-figures.js';
 import { deploymentSection } from './deployment-figures.js';
@@ -291,5 +292,7 @@ if (!only || only === 'index-change') await indexChangeSection();
 // Issue 27: imports the corpus again and loads it; the whole run or by name.
 if (!only || only === 'versions') await versionSection(SECONDS);
 // Not part of the whole run: the ablation takes about ten minutes, instruction counts a few more.
+// The /ask latency of the corpus section alone (minutes: it builds and imports the corpus): only when asked for.
+if (only === 'ask') await askSection();
 if (only === 'layers') await layersSection();
 if (only === 'instructions') await instructionsSection();

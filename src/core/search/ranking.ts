@@ -8,13 +8,14 @@
 // identifier, is search.ts's.) Cleared ids without a public record come after published records unless
 // the question is about status.
 //
-// Only the best few records of a query are wanted, so records are visited by MaxScore: each term has a
-// ceiling (its words at their highest scores), and once the records kept so far set a floor, the terms
-// whose ceilings together (with the reward for meeting them all) cannot reach it stop bringing records:
-// only the records of the other terms are visited, and a record is left as soon as what its unread terms
-// could add cannot lift it to the floor. The bound is safe, so the answer is the one a full evaluation
-// gives (test/core/search-bounded.test.ts), while a question of common words reads the records of its
-// rarest ones rather than of every word.
+// Only the best few records of a query are wanted. Each term has a ceiling (its words at their highest
+// scores), and once the records kept so far set a floor, records are visited by WAND: a record is visited
+// only if the terms whose lists may hold it, at their ceilings and with the reward for meeting them all,
+// may reach the floor (Candidates); runs of records whose blocks' maxima cannot reach it are skipped; the
+// likeliest records are read first so the floor rises at once; and a record is left as soon as what its
+// unread terms could add cannot lift it to the floor. The bounds are safe, so the answer is the one a full
+// evaluation gives (test/core/search-bounded.test.ts), while a question of common words reads the records
+// holding enough of them rather than every record holding one.
 import { STATUS_CODES } from '../record-table.js';
 import type { Snapshot } from '../snapshot.js';
 import { describeNamedProjects, findNamedProjects, type NamedProjects, type NamingKind } from './named-projects.js';
