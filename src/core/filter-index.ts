@@ -119,15 +119,24 @@ export class FilterIndex {
   /** How many records meet the filters. */
   total(filters: ListFilters, candidates: Candidates): number {
     if (!candidates.accept) return candidates.positions.length;
-    const key = JSON.stringify(filters);
-    let total = this.#totals.get(key);
+    let total = this.knownTotal(filters);
     if (total === undefined) {
       total = 0;
       for (const position of candidates.positions) if (candidates.accept(position)) total++;
-      if (this.#totals.size >= TOTALS_KEPT) this.#totals.clear();
-      this.#totals.set(key, total);
+      this.rememberTotal(filters, total);
     }
     return total;
+  }
+
+  /** The total of filters already counted, if it was. */
+  knownTotal(filters: ListFilters): number | undefined {
+    return this.#totals.get(JSON.stringify(filters));
+  }
+
+  /** A total counted elsewhere (in steps, for the filters whose check of a record is costly). */
+  rememberTotal(filters: ListFilters, total: number): void {
+    if (this.#totals.size >= TOTALS_KEPT) this.#totals.clear();
+    this.#totals.set(JSON.stringify(filters), total);
   }
 
   #selections(filters: ListFilters): Selection[] {

@@ -68,6 +68,13 @@ const UNINDEXED_NAMING_SCORE = 10;
  */
 const NAMING_COORDINATION = 2;
 
+/**
+ * Indexed words a question's words may stand for, shared among them: a word stretches to up to 20 by its
+ * start or a typo (vocabulary.ts), and a question of 32 such words would read 640 words' records. Two
+ * each at least (a word and its plural).
+ */
+const QUERY_EXPANSIONS = 64;
+
 /** Cleared ids without a public record have no text; behind published records, unless status is asked. */
 const NOT_PUBLIC_WEIGHT = 0.5;
 const NOT_PUBLIC = STATUS_CODES.indexOf('assigned-no-public-record');
@@ -76,9 +83,15 @@ const NOT_PUBLIC = STATUS_CODES.indexOf('assigned-no-public-record');
  * Scores are rounded to four decimals and ties go to listing order (top-hits.ts), so a record whose
  * relevance is a little below the last kept one may still tie it once scaled and rounded, and come first.
  * A scaled score moves by at most (the text band) / (lowest word weight) times a relevance's share of
- * the best, so records within this share of the most a query can score are kept as well.
+ * the best, so records within this share of the best relevance are kept as well.
  */
 const TIE_SHARE = 1e-4 / (SCORE_BANDS.text * Math.min(...Object.values(WORD_WEIGHT)));
+/**
+ * The best relevance is known only at the end. While the likeliest records are read first, it is at most
+ * what the query can score (every term at its ceiling); then it is taken as this multiple of the best
+ * found in them, and should the best end above that, the records are ranked again with the best known.
+ */
+const TIE_GROWTH = 32;
 
 /** Blocks of each candidate list read before the rest, and the most records read so. */
 const SEED_BLOCKS = 2;
@@ -117,7 +130,8 @@ export function rankByWords(
   // A word that names a project as spelled is explained; guessing other words for it only adds noise
   // ("nodejs" names Node.js, and is no typo of "nodes").
   const spelledNames = new Set(named.flatMap((match) => (match.kind === 'exact' || match.kind === 'alias' ? match.terms : [])));
-  const textPlans = terms.map((term, t) => planTerm(index, term, spelledNames.has(t), explanation));
+  const stretch = Math.max(2, Math.floor(QUERY_EXPANSIONS / terms.length));
+  const textPlans = terms.map((term, t) => planTerm(index, term, spelledNames.has(t), stretch, explanation));
   const namedTerms = new Set(named.flatMap((match) => match.terms));
   const known = terms.flatMap((_, t) => (textPlans[t]!.length > 0 || namedTerms.has(t) ? [t] : []));
   const unknown = terms.filter((_, t) => !known.includes(t));
@@ -185,12 +199,12 @@ function constantPostings(docs: Positions, score: number): Postings {
 }
 
 /**
- * The indexed words that stand for each word of each spelling; a spelling with an unknown word is
- * dropped, and so is one needing a guessed word when `spelledOnly`.
+ * The indexed words that stand for each word of each spelling, at most `stretch` of them; a spelling
+ * with an unknown word is dropped, and so is one needing a guessed word when `spelledOnly`.
  */
-function planTerm(index: SearchIndex, term: QueryTerm, spelledOnly: boolean, explanation: string[]): TermPlan {
+function planTerm(index: SearchIndex, term: QueryTerm, spelledOnly: boolean, stretch: number, explanation: string[]): TermPlan {
   return term.forms.flatMap((form, f) => {
-    const matches = form.map((word) => index.vocabulary.match(word));
+    const matches = form.map((word) => stretched(index.vocabulary.match(word), stretch));
     if (matches.some((match) => match === undefined || (spelledOnly && match.kind !== 'exact'))) return [];
     return [
       (matches as WordMatch[]).map((match, w) => {
@@ -202,6 +216,11 @@ function planTerm(index: SearchIndex, term: QueryTerm, spelledOnly: boolean, exp
       }),
     ];
   });
+}
+
+/** The match with its most frequent `stretch` indexed words. */
+function stretched(match: WordMatch | undefined, stretch: number): WordMatch | undefined {
+  return match && match.terms.length > stretch ? { ...match, terms: match.terms.slice(0, stretch) } : match;
 }
 
 /** The most a term can add to a record between two positions (0: no record between them has it). */
@@ -250,43 +269,62 @@ function bestByAnyWords(
   accept: (position: number) => boolean,
   setBack: (position: number) => boolean,
   limit: number,
+  knownBest?: number,
 ): Scored[] {
   const kept: Scored[] = [];
   if (limit <= 0) return kept;
   const scorer = new TermScorer(plans);
-  const ceilings = plans.map(termCeiling);
-  const slack = TIE_SHARE * ceilings.reduce((sum, ceiling) => sum + ceiling, 0);
+  const ceilings = Float64Array.from(plans, termCeiling);
+  // What the best relevance is taken to be, at most (TIE_GROWTH).
+  let assumedBest = knownBest ?? ceilings.reduce((sum, ceiling) => sum + ceiling, 0);
   const all = weights.reduce((sum, weight) => sum + weight, 0);
-  // Terms from the highest ceiling down; what the terms from the k-th on can add at most, and weigh.
+  // The most a record can reach with `score` from the terms read, meeting `met` of them, when the terms
+  // left can add `rest` and weigh `weighed`.
+  const reach = (score: number, met: number, rest: number, weighed: number) =>
+    (score + rest) * coordination(met + weighed, all) * (1 + BOUND_MARGIN);
+  // Terms from the highest ceiling down: a record's terms are read in this order.
   const order = plans.map((_, t) => t).sort((a, b) => ceilings[b]! - ceilings[a]! || a - b);
-  const restCeiling = new Float64Array(order.length + 1);
-  const restWeight = new Float64Array(order.length + 1);
-  for (let k = order.length - 1; k >= 0; k--) {
-    restCeiling[k] = restCeiling[k + 1]! + ceilings[order[k]!]!;
-    restWeight[k] = restWeight[k + 1]! + weights[order[k]!]!;
-  }
-  // The most a record can reach with `score` from the terms read, meeting `met` of them, and every term from the k-th on.
-  const reach = (score: number, met: number, k: number) =>
-    (score + restCeiling[k]!) * coordination(met + restWeight[k]!, all) * (1 + BOUND_MARGIN);
-  // What a record must reach to be kept: within the slack of the limit-th best so far.
+  // What a record must reach to be kept: the limit-th best so far, less TIE_SHARE of the best.
   let floor = 0;
-  // The terms before `driving` in `order` bring the records visited; a record with none of them cannot reach the floor.
-  let driving = order.length;
-  const termScores = new Float64Array(plans.length);
-  const candidates = new Candidates(plans);
-  // Keeps the record if it can be among the best: its terms read from the highest ceiling down, and left
-  // as soon as the rest cannot lift it to the floor.
-  const consider = (position: number) => {
+  const raiseFloor = () => {
+    floor = kept[limit - 1]!.key - TIE_SHARE * assumedBest;
+    while (kept[kept.length - 1]!.key < floor) kept.pop();
+  };
+  const candidates = new Candidates(plans, order, ceilings, weights, (bound, weighed) => reach(0, 0, bound, weighed) >= floor);
+  // The terms a record met, in the terms' own order, with their scores.
+  const metTerms = new Int32Array(plans.length);
+  const metScores = new Float64Array(plans.length);
+  // Keeps the record if it can be among the best. Its terms are `terms` (the first `count`, from the
+  // highest ceiling down: every term, or those whose lists hold the record), at most at `bounds` (their
+  // ceilings, or their bounds in the run the record is in); the record is left as soon as the terms
+  // left cannot lift it to the floor.
+  const consider = (position: number, bounds: Float64Array, terms: Int32Array, count: number) => {
     if (!accept(position)) return;
+    let rest = 0;
+    let weighed = 0;
+    for (let i = 0; i < count; i++) {
+      rest += bounds[terms[i]!]!;
+      weighed += weights[terms[i]!]!;
+    }
     let score = 0;
     let met = 0;
     let weakest = 1;
-    for (let k = 0; k < order.length; k++) {
-      if (reach(score, met, k) < floor) return;
-      const t = order[k]!;
+    let metCount = 0;
+    for (let i = 0; i < count; i++) {
+      if (reach(score, met, rest, weighed) < floor) return;
+      const t = terms[i]!;
+      rest -= bounds[t]!;
+      weighed -= weights[t]!;
+      if (bounds[t] === 0) continue;
       const termScore = scorer.termScore(t, position);
-      termScores[t] = termScore;
       if (termScore === 0) continue;
+      let at = metCount++;
+      for (; at > 0 && metTerms[at - 1]! > t; at--) {
+        metTerms[at] = metTerms[at - 1]!;
+        metScores[at] = metScores[at - 1]!;
+      }
+      metTerms[at] = t;
+      metScores[at] = termScore;
       score += termScore;
       met += weights[t]!;
       weakest = Math.min(weakest, scorer.quality);
@@ -294,50 +332,62 @@ function bestByAnyWords(
     if (score === 0) return;
     // Summed in the terms' own order, as a full evaluation sums them, so equal records score equal to the bit.
     let sum = 0;
-    for (let t = 0; t < plans.length; t++) sum += termScores[t]!;
+    for (let i = 0; i < metCount; i++) sum += metScores[i]!;
     const key = sum * coordination(met, all) * weakest * (setBack(position) ? NOT_PUBLIC_WEIGHT : 1);
     if (key < floor) return;
     let at = kept.length;
     while (at > 0 && kept[at - 1]!.key < key) at--;
     kept.splice(at, 0, { position, key, quality: weakest });
-    if (kept.length < limit) return;
-    floor = kept[limit - 1]!.key - slack;
-    while (kept[kept.length - 1]!.key < floor) kept.pop();
-    while (driving > 0 && reach(0, 0, driving - 1) < floor) candidates.drop(order[--driving]!);
+    if (kept.length >= limit) raiseFloor();
   };
 
   // First the records of each list's blocks with the highest maxima, the likeliest to be among the best,
   // so the floor is high before the lists are walked; then every other record, in order.
   const seeds = candidates.promising();
-  for (const position of seeds) consider(position);
+  const everyTerm = Int32Array.from(order);
+  for (const position of seeds) consider(position, ceilings, everyTerm, everyTerm.length);
   scorer.rewind();
+  const guessed = knownBest === undefined && kept.length > 0;
+  if (guessed) {
+    assumedBest = Math.min(assumedBest, TIE_GROWTH * kept[0]!.key);
+    if (kept.length >= limit) raiseFloor();
+  }
   let seed = 0;
-  // Records up to here lie in a run whose bound was checked and found to reach the floor.
+  // Records up to here lie in a run whose bound was checked and found to reach the floor; what each term
+  // can add at most to a record of the run (from its blocks' maxima).
   let checkedTo = -1;
+  const runBounds = new Float64Array(plans.length);
   for (let position = candidates.next(); position >= 0; position = candidates.next()) {
     while (seed < seeds.length && seeds[seed]! < position) seed++;
     if (seeds[seed] === position) continue;
     if (floor > 0 && position > checkedTo) {
       // The run to the end of the nearest block of the lists read: when the highest scores of every
       // word in the blocks it spans (text-index.ts) cannot reach the floor, none of its records is read.
+      // The terms are bounded from the highest ceiling down, until those bounded may reach it: the others
+      // keep their ceilings.
       const end = candidates.blockEnd(position);
+      runBounds.set(ceilings);
       let bound = 0;
       let present = 0;
-      plans.forEach((plan, t) => {
-        const term = termBound(plan, position, end);
-        if (term > 0) {
-          bound += term;
-          present += weights[t]!;
-        }
-      });
-      if (bound * coordination(present, all) * (1 + BOUND_MARGIN) < floor) {
+      let reached = false;
+      for (let k = 0; k < order.length && !reached; k++) {
+        const t = order[k]!;
+        runBounds[t] = termBound(plans[t]!, position, end);
+        if (runBounds[t] === 0) continue;
+        bound += runBounds[t]!;
+        present += weights[t]!;
+        reached = reach(0, 0, bound, present) >= floor;
+      }
+      if (!reached) {
         candidates.skipPast(end);
         continue;
       }
       checkedTo = end;
     }
-    consider(position);
+    consider(position, position <= checkedTo ? runBounds : ceilings, candidates.found, candidates.foundCount);
   }
+  const best = kept[0]?.key ?? 0;
+  if (guessed && best > assumedBest) return bestByAnyWords(plans, weights, accept, setBack, limit, best);
   return kept;
 }
 
@@ -429,10 +479,19 @@ class TermScorer {
   }
 }
 
+/** The word of a spelling held by the fewest records: only its records can have every word. */
+function rarestWord(form: readonly (readonly WordOption[])[]): readonly WordOption[] {
+  const records = (options: readonly WordOption[]) => options.reduce((sum, option) => sum + option.postings.docs.length, 0);
+  return form.reduce((rarest, options) => (records(options) < records(rarest) ? options : rarest));
+}
+
 /**
- * The records that may meet the terms still asked for, ascending, each once: those holding a first word
- * of one of a term's spellings. The lists are merged as they are read (a heap of their next records), so
- * a term dropped on the way (it can no longer bring a record to the floor) stops costing anything.
+ * The records that may meet the terms and reach the floor, ascending, each once, by WAND: a term's
+ * records are among those holding the rarest word of one of its spellings, so the lists of those words
+ * are read side by side, ordered by their next record. A record before the next record of the k-th list
+ * can only meet the terms of the lists before it; while those terms at their ceilings cannot reach the
+ * floor, those lists skip to the k-th's next record. Words that many records hold are read only where
+ * records holding enough of the other words are.
  */
 class Candidates {
   private readonly lists: Int32Array[] = [];
@@ -440,14 +499,28 @@ class Candidates {
   /** The term of each list. */
   private readonly terms: number[] = [];
   private readonly at: Int32Array;
-  /** Lists not yet read to the end, as a binary heap on their next record. */
-  private readonly heap: number[];
-  private readonly dropped: boolean[];
+  /** Lists not yet read to the end, by their next record. */
+  private readonly live: number[];
+  /** The terms whose lists hold the record next returned last (the first foundCount), from the highest ceiling down. */
+  readonly found: Int32Array;
+  foundCount = 0;
+  /** Each term's place in the order of ceilings. */
+  private readonly rank: Int32Array;
+  /** For each term, the last round of next that counted it. */
+  private readonly counted: Int32Array;
+  private round = 0;
 
-  constructor(plans: readonly TermPlan[]) {
+  constructor(
+    plans: readonly TermPlan[],
+    order: readonly number[],
+    private readonly ceilings: Float64Array,
+    private readonly weights: readonly number[],
+    /** Whether a record meeting terms that add at most `bound` and weigh `weighed` may reach the floor. */
+    private readonly reaches: (bound: number, weighed: number) => boolean,
+  ) {
     plans.forEach((plan, t) => {
       for (const form of plan) {
-        for (const option of form[0]!) {
+        for (const option of rarestWord(form)) {
           if (option.postings.docs.length === 0) continue;
           this.lists.push(option.postings.docs);
           this.blockMaxima.push(option.postings.blockMax);
@@ -456,9 +529,65 @@ class Candidates {
       }
     });
     this.at = new Int32Array(this.lists.length);
-    this.dropped = plans.map(() => false);
-    this.heap = [];
-    for (let list = 0; list < this.lists.length; list++) this.push(list);
+    this.found = new Int32Array(plans.length);
+    this.rank = new Int32Array(plans.length);
+    order.forEach((t, k) => {
+      this.rank[t] = k;
+    });
+    this.counted = new Int32Array(plans.length);
+    this.live = this.lists.map((_, list) => list);
+    this.sort();
+  }
+
+  /** The next record that may reach the floor, or -1 when none is left. */
+  next(): number {
+    const { lists, at, terms } = this;
+    const { live } = this;
+    for (;;) {
+      // The pivot: the first list whose terms, with those of the lists before it, may reach the floor.
+      let bound = 0;
+      let weighed = 0;
+      let pivot = -1;
+      this.round++;
+      for (let i = 0; i < live.length; i++) {
+        const t = terms[live[i]!]!;
+        if (this.counted[t] === this.round) continue;
+        this.counted[t] = this.round;
+        bound += this.ceilings[t]!;
+        weighed += this.weights[t]!;
+        if (this.reaches(bound, weighed)) {
+          pivot = i;
+          break;
+        }
+      }
+      if (pivot < 0) {
+        live.length = 0;
+        return -1;
+      }
+      const position = this.head(live[pivot]!);
+      if (this.head(live[0]!) === position) {
+        // Every list before the pivot is at its record: it is read, with every other list holding it.
+        this.round++;
+        this.foundCount = 0;
+        for (let i = 0; i < live.length && this.head(live[i]!) === position; i++) {
+          const list = live[i]!;
+          at[list]!++;
+          const t = terms[list]!;
+          if (this.counted[t] === this.round) continue;
+          this.counted[t] = this.round;
+          let k = this.foundCount++;
+          for (; k > 0 && this.rank[this.found[k - 1]!]! > this.rank[t]!; k--) this.found[k] = this.found[k - 1]!;
+          this.found[k] = t;
+        }
+        this.refresh();
+        return position;
+      }
+      for (let i = 0; i < pivot; i++) {
+        const list = live[i]!;
+        at[list] = seekForward(lists[list]!, at[list]!, position);
+      }
+      this.refresh();
+    }
   }
 
   /**
@@ -467,8 +596,7 @@ class Candidates {
    */
   blockEnd(position: number): number {
     let end = Number.MAX_SAFE_INTEGER;
-    for (const list of this.heap) {
-      if (this.dropped[this.terms[list]!]) continue;
+    for (const list of this.live) {
       const docs = this.lists[list]!;
       end = Math.min(end, docs[Math.min(docs.length, (Math.floor(this.at[list]! / BLOCK) + 1) * BLOCK) - 1]!);
     }
@@ -477,12 +605,8 @@ class Candidates {
 
   /** Moves every list past `position`. */
   skipPast(position: number): void {
-    const lists = this.heap.splice(0);
-    for (const list of lists) {
-      if (this.dropped[this.terms[list]!]) continue;
-      this.at[list] = seekForward(this.lists[list]!, this.at[list]!, position + 1);
-      if (this.at[list]! < this.lists[list]!.length) this.push(list);
-    }
+    for (const list of this.live) this.at[list] = seekForward(this.lists[list]!, this.at[list]!, position + 1);
+    this.refresh();
   }
 
   /**
@@ -503,68 +627,32 @@ class Candidates {
     return union(picked);
   }
 
-  /** Stops reading the term's lists. */
-  drop(term: number): void {
-    this.dropped[term] = true;
-  }
-
-  /** The next record, or -1 when none is left. */
-  next(): number {
-    const { heap, lists, at } = this;
-    let position = -1;
-    while (heap.length > 0) {
-      const list = heap[0]!;
-      if (this.dropped[this.terms[list]!]) {
-        this.popTop();
-        continue;
-      }
-      const doc = lists[list]![at[list]!]!;
-      if (position >= 0 && doc !== position) break;
-      position = doc;
-      if (++at[list]! < lists[list]!.length) this.siftDown(0);
-      else this.popTop();
-    }
-    return position;
-  }
-
   private head(list: number): number {
     return this.lists[list]![this.at[list]!]!;
   }
 
-  private push(list: number): void {
-    const { heap } = this;
-    let i = heap.length;
-    heap.push(list);
-    while (i > 0) {
-      const parent = (i - 1) >>> 1;
-      if (this.head(heap[parent]!) <= this.head(list)) break;
-      heap[i] = heap[parent]!;
-      i = parent;
-    }
-    heap[i] = list;
+  /** Drops the lists read to the end and orders the others by their next record again. */
+  private refresh(): void {
+    const { live } = this;
+    let kept = 0;
+    for (const list of live) if (this.at[list]! < this.lists[list]!.length) live[kept++] = list;
+    live.length = kept;
+    this.sort();
   }
 
-  private popTop(): void {
-    const last = this.heap.pop()!;
-    if (this.heap.length === 0) return;
-    this.heap[0] = last;
-    this.siftDown(0);
-  }
-
-  private siftDown(from: number): void {
-    const { heap } = this;
-    const list = heap[from]!;
-    const key = this.head(list);
-    let i = from;
-    for (;;) {
-      let child = 2 * i + 1;
-      if (child >= heap.length) break;
-      if (child + 1 < heap.length && this.head(heap[child + 1]!) < this.head(heap[child]!)) child++;
-      if (this.head(heap[child]!) >= key) break;
-      heap[i] = heap[child]!;
-      i = child;
+  /** By next record (insertion sort: the order changes little between two calls). */
+  private sort(): void {
+    const { live } = this;
+    for (let i = 1; i < live.length; i++) {
+      const list = live[i]!;
+      const head = this.head(list);
+      let j = i;
+      while (j > 0 && this.head(live[j - 1]!) > head) {
+        live[j] = live[j - 1]!;
+        j--;
+      }
+      live[j] = list;
     }
-    heap[i] = list;
   }
 }
 

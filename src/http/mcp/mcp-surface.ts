@@ -17,6 +17,7 @@ import { PATHS } from '../shared/paths.js';
 import { registerLegacyTransport, streamableHttpHint } from './legacy-transport.js';
 import { mcpServerFactory } from './mcp-server.js';
 import { rebindingProtection } from './rebinding-protection.js';
+import { SubscriptionBus } from './subscription-bus.js';
 import { listenRequest, MAX_SUBSCRIBED_URIS, ResourceSubscriptions } from './subscriptions.js';
 
 const JSON_RPC_INVALID_REQUEST = -32600;
@@ -25,17 +26,16 @@ const JSON_RPC_INVALID_PARAMS = -32602;
 const JSON_RPC_SERVER_ERROR = -32000;
 
 export const mcpSurface: FastifyPluginAsync<SurfaceContext> = async (app, ctx) => {
+  const settings = ctx.config.streams ?? DEFAULT_STREAMS;
   // The SDK reports requests it rejects (an unknown protocol version, mismatched headers) and failures
   // to serve; the request log has their status, this line says why.
-  const settings = ctx.config.streams ?? DEFAULT_STREAMS;
-  const handler = createMcpHandler(mcpServerFactory(ctx, app.log), {
-    onerror: (err) => app.log.info({ err }, 'mcp request not served'),
-    keepAliveMs: settings.keepAliveMs,
-  });
+  const onerror = (err: Error) => app.log.info({ err }, 'mcp request not served');
+  const bus = new SubscriptionBus(onerror);
+  const handler = createMcpHandler(mcpServerFactory(ctx, app.log), { onerror, bus, keepAliveMs: settings.keepAliveMs });
   // A subscription holds a connection as a change stream does, so each address may hold as many
   // (counted apart from its change streams); the SDK bounds them all together (maxSubscriptions).
   const limits = new StreamLimits(settings.perAddress);
-  const subscriptions = new ResourceSubscriptions(ctx.changes, handler.notify);
+  const subscriptions = new ResourceSubscriptions(ctx.changes, bus, handler.notify);
   // Without the draining layer (the edge benchmark's ablations), subscriptions end only when the server closes.
   const stopDraining = app.hasDecorator('onDrain') ? app.onDrain(() => subscriptions.endAll()) : () => {};
   app.addHook('preClose', (done) => {
@@ -52,46 +52,38 @@ export const mcpSurface: FastifyPluginAsync<SurfaceContext> = async (app, ctx) =
   app.post(PATHS.mcp, { config: { methodNotAllowedHint: streamableHttpHint(ctx.config.baseUrl) } }, async (request, reply) => {
     if (typeof request.body === 'string' && nestsDeeperThan(request.body)) {
       // The SDK would copy and check such a message level by level until the stack overflows.
-      const message = `Invalid Request: JSON nested deeper than ${MAX_JSON_DEPTH} levels.`;
-      return reply
-        .code(400)
-        .type('application/json')
-        .send({ jsonrpc: '2.0', id: null, error: { code: JSON_RPC_INVALID_REQUEST, message } });
+      return refuse(reply, 400, null, JSON_RPC_INVALID_REQUEST, `Invalid Request: JSON nested deeper than ${MAX_JSON_DEPTH} levels.`);
     }
     const listen = typeof request.body === 'string' ? listenRequest(request.body) : undefined;
     if (listen === undefined) return sendResponse(reply, await handler.fetch(toWebRequest(request, ctx.config.baseUrl)));
     if (listen.uris.length > MAX_SUBSCRIBED_URIS) {
       const message = `Invalid params: a subscription names at most ${MAX_SUBSCRIBED_URIS} resource URIs; open another for more.`;
-      return reply
-        .code(400)
-        .type('application/json')
-        .send(jsonRpcError(listen.id, JSON_RPC_INVALID_PARAMS, message));
+      return refuse(reply, 400, listen.id, JSON_RPC_INVALID_PARAMS, message);
     }
     let release: () => void;
     try {
       release = limits.admit(request, reply);
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error;
-      return reply
-        .code(errorCatalog[error.code].status)
-        .type('application/json')
-        .send(jsonRpcError(listen.id, JSON_RPC_SERVER_ERROR, error.message));
+      return refuse(reply, errorCatalog[error.code].status, listen.id, JSON_RPC_SERVER_ERROR, error.message);
     }
     // The stream lives as long as the response: its end, however it comes, releases the address's share
-    // and the URIs, and aborts the request, on which the SDK stops the stream.
+    // and aborts the request, on which the SDK stops the stream and unsubscribes it from the bus.
     const stream = new AbortController();
-    const close = subscriptions.open(listen.uris, stream);
+    const close = subscriptions.open(stream);
     reply.raw.once('close', () => {
       release();
       close();
     });
-    return sendResponse(reply, await handler.fetch(toWebRequest(request, ctx.config.baseUrl, stream.signal)));
+    const served = bus.within(listen.uris, () => handler.fetch(toWebRequest(request, ctx.config.baseUrl, stream.signal)));
+    return sendResponse(reply, await served);
   });
   registerLegacyTransport(app, ctx.config.baseUrl);
 };
 
-function jsonRpcError(id: string | number | null, code: number, message: string): object {
-  return { jsonrpc: '2.0', id, error: { code, message } };
+/** Answers a request the SDK is not given with a JSON-RPC error, under an HTTP status that says why. */
+function refuse(reply: FastifyReply, status: number, id: string | number | null, code: number, message: string): FastifyReply {
+  return reply.code(status).type('application/json').send({ jsonrpc: '2.0', id, error: { code, message } });
 }
 
 function toWebRequest(request: FastifyRequest, baseUrl: string, signal?: AbortSignal): Request {
