@@ -23,7 +23,7 @@ export const SNAPSHOT_FORMAT = 5;
 /** Magic, format version and header length. */
 export const PREAMBLE_BYTES = 16;
 
-type SectionKind = 'json' | 'u8' | 'u16' | 'u32' | 'i32' | 'f32' | 'f64';
+type SectionKind = 'json' | 'u8' | 'u16' | 'u32' | 'i32' | 'f32' | 'f64' | 'u64';
 
 export interface SectionEntry {
   readonly name: string;
@@ -56,6 +56,11 @@ export interface SnapshotContent {
   readonly details: TextColumn;
   /** Records that left the catalog (a section files of format 2 written before removals existed lack). */
   readonly removed: readonly CatalogRemoval[];
+  /**
+   * Each record's content hash (content-hash.ts), what a change to a checkpoint updates the version from;
+   * files written before it lack it, and a change then hashes every record's texts once.
+   */
+  readonly hashes?: BigUint64Array | undefined;
 }
 
 type SectionValue = unknown | ArrayBufferView;
@@ -93,6 +98,7 @@ function sectionsOf(content: SnapshotContent): [string, SectionKind, SectionValu
     ['counts', 'u16', textIndex.counts],
     ['projectLengths', 'u32', textIndex.projectLengths],
     ['summaryLengths', 'u32', textIndex.summaryLengths],
+    ...(content.hashes ? [['hashes', 'u64', content.hashes] as [string, SectionKind, SectionValue]] : []),
   ];
 }
 
@@ -200,6 +206,9 @@ export function decodeSnapshot(header: SnapshotHeader, body: Buffer, bodyOffset:
       case 'f64':
         read.set(name, view(Float64Array));
         break;
+      case 'u64':
+        read.set(name, view(BigUint64Array));
+        break;
     }
   }
   const section = <T>(name: string): T => {
@@ -242,6 +251,7 @@ export function decodeSnapshot(header: SnapshotHeader, body: Buffer, bodyOffset:
     summaries: { offset: section('summaryOffset'), length: section('summaryLength') },
     details: { offset: section('detailsOffset'), length: section('detailsLength') },
     removed: read.has('removed') ? section<CatalogRemoval[]>('removed') : [],
+    hashes: read.has('hashes') ? section<BigUint64Array>('hashes') : undefined,
   };
   checkContent(header, content);
   return content;
@@ -251,7 +261,7 @@ export function decodeSnapshot(header: SnapshotHeader, body: Buffer, bodyOffset:
  * That every index in the file points inside what it indexes, so a damaged or hand-edited file is refused
  * at load rather than answering wrong records or throwing mid-request. A few milliseconds at 340,000 records.
  */
-function checkContent(header: SnapshotHeader, { table, textIndex, summaries, details, removed }: SnapshotContent): void {
+function checkContent(header: SnapshotHeader, { table, textIndex, summaries, details, removed, hashes }: SnapshotContent): void {
   const fail = (what: string) => {
     throw new SnapshotFormatError(`snapshot ${what} is inconsistent`);
   };
@@ -269,6 +279,7 @@ function checkContent(header: SnapshotHeader, { table, textIndex, summaries, det
     ...texts,
   ];
   if (!Array.isArray(table.ids) || columns.some((column) => column.length !== size)) fail('record columns');
+  if (hashes !== undefined && hashes.length !== size) fail('record hashes');
   const { cweStarts, cweOf } = table;
   if (!Array.isArray(table.cweNames) || cweStarts.length !== size + 1 || cweStarts[0] !== 0 || cweStarts[size] !== cweOf.length)
     fail('CWE columns');

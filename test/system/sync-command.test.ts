@@ -160,11 +160,32 @@ describe('one process: serve --records STORE --sync UPSTREAM', () => {
     await until('CVE-2026-10049', 20_000);
     expect(await statusOf('CVE-2026-10049')).toBe(200);
 
+    // Reads keep coming while the delta lands: every one is answered, from one version or the next.
+    let reading = true;
+    const failures: string[] = [];
+    let reads = 0;
+    const readers = Array.from({ length: 4 }, async () => {
+      while (reading) {
+        for (const path of ['/api/v1/cve-records/CVE-2026-10001', '/api/v1/cve-records?limit=20', '/api/v1/cve-records/changes?limit=5']) {
+          const response = await fetch(`${server.baseUrl}${path}`);
+          await response.arrayBuffer();
+          reads++;
+          if (response.status !== 200) failures.push(`${path}: ${response.status}`);
+        }
+      }
+    });
     writeDelta(dir, `${D1}_delta_CVEs_at_0500Z.zip`, [
       { id: 'CVE-2026-99999', product: 'brand-new', vendor: 'acme', updated: '2026-11-20T04:59:00.000Z' },
+      ...records(10_000, 20, '2026-11-20T04:58:00.000Z', 'renamed'),
     ]);
     const waited = await until('CVE-2026-99999', 20_000);
+    reading = false;
+    await Promise.all(readers);
     expect(await statusOf('CVE-2026-99999')).toBe(200);
+    const renamed = (await (await fetch(`${server.baseUrl}/api/v1/cve-records/CVE-2026-10001`)).json()) as { project: string };
+    expect(renamed.project).toBe('renamed1');
+    expect(failures).toEqual([]);
+    expect(reads).toBeGreaterThan(0);
     // One sync interval, the step, and the server applying its rows.
     expect(waited).toBeLessThan(5_000);
     expect(server.output()).toMatch(/applied 2026-11-20_delta_CVEs_at_0500Z\.zip/);

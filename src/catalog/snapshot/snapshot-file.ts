@@ -2,6 +2,7 @@
 // reads, the summaries and details from the file when a request needs one (core/text-file.ts). A snapshot
 // replaced by a reload (a new file renamed over the old one) keeps reading its own bytes.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { sumHashes } from '../../core/content-hash.js';
 import { assembleSnapshot, type Snapshot } from '../../core/snapshot.js';
 import { decodeHeader, decodeSnapshot, PREAMBLE_BYTES, SnapshotFormatError, type SnapshotHeader } from '../../core/snapshot-format.js';
 import { TextFile } from '../../core/text-file.js';
@@ -55,6 +56,7 @@ export function openSnapshotFile(path: string): Snapshot {
       textIndex: content.textIndex,
       removed: content.removed,
       sequence: header.store?.sequence,
+      hashes: content.hashes && { column: content.hashes, sum: sumHashes(0n, content.hashes) },
     });
     if (header.store) snapshotStores.set(snapshot, header.store);
     // The file stays open while any snapshot reads these texts: this one, or one a change made from it.

@@ -4,9 +4,10 @@
 import { open } from 'node:fs/promises';
 import type { CatalogFile } from '../../contract/index.js';
 import { type CatalogDetails, objectDetails } from '../../core/catalog-details.js';
+import { contentHashOf } from '../../core/content-hash.js';
 import { recordTable } from '../../core/record-table.js';
 import { textIndexSteps } from '../../core/search/text-index.js';
-import { contentVersion, inListingOrder } from '../../core/snapshot.js';
+import { inListingOrder } from '../../core/snapshot.js';
 import { encodeSnapshot, type SnapshotHeader } from '../../core/snapshot-format.js';
 import { layOutBytes, layOutTexts } from '../../core/text-store.js';
 import { inChunks } from '../text-chunks.js';
@@ -37,9 +38,10 @@ export async function writeSnapshotFile(
   }));
   let step = steps.next();
   while (!step.done) step = steps.next();
+  const hash = contentHashOf(catalog.lastVerified, records, (position) => details.text(indexOf[position]!));
   const head = encodeSnapshot(
     {
-      version: contentVersion(catalog.lastVerified, records, (position) => details.text(indexOf[position]!), catalog.removed),
+      version: hash.version(catalog.removed),
       lastVerified: catalog.lastVerified,
       ...(checkpoint ? { store: checkpoint } : {}),
     },
@@ -50,6 +52,7 @@ export async function writeSnapshotFile(
       summaries: summaries.column,
       details: detailsColumn,
       removed: catalog.removed ?? [],
+      hashes: hash.hashes(),
     },
     textLength,
   );
