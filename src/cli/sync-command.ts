@@ -98,7 +98,7 @@ export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<n
   const catalogPath = values.catalog;
   if (
     catalogPath === undefined ||
-    !(isStorePath(catalogPath) || /^postgres(ql)?:\/\//.test(catalogPath) || ['json', 'json.gz'].includes(formatOf(catalogPath) ?? ''))
+    !(isStorePath(catalogPath) || isDatabaseUrl(catalogPath) || ['json', 'json.gz'].includes(formatOf(catalogPath) ?? ''))
   )
     throw new UsageError(
       '--catalog: name the store to keep (a .db file, a postgres:// URL, or a .json or .json.gz catalog): it holds the sync cursor',
@@ -120,6 +120,8 @@ export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<n
 
   const checkpoint = values.checkpoint;
   if (checkpoint !== undefined && formatOf(checkpoint) !== 'snapshot') throw new UsageError('--checkpoint: name a .snapshot file');
+  if (checkpoint !== undefined && !isStorePath(catalogPath) && !isDatabaseUrl(catalogPath))
+    throw new UsageError('--checkpoint: checkpoints are of a store (--catalog a .db file or a postgres:// URL), not of a JSON catalog');
   const once = () => syncOnce(upstream, { catalogPath, outs, database, checkpoint }, selection, lastVerified);
   if (!values.follow) return once();
 
@@ -182,6 +184,8 @@ async function follow(once: () => Promise<number>, interval: number, signal: Abo
   return 0;
 }
 
+const isDatabaseUrl = (text: string) => /^postgres(ql)?:\/\//.test(text);
+
 type DownloadLimits = Required<Pick<ReleaseUrlOptions, 'maxBytes' | 'stallTimeoutMs'>>;
 
 function upstreamOf(source: string, catalogPath: string, limits: DownloadLimits): Upstream {
@@ -218,15 +222,18 @@ interface Targets {
   readonly checkpoint?: string | undefined;
 }
 
-/** The store `--catalog` names, and what to do after each step (write a JSON catalog back whole). */
+/**
+ * The store `--catalog` names, and what to do after each step (write a JSON catalog back whole).
+ * `lasting`: a store that outlives the run, whose snapshot files are checkpoints servers may start from.
+ */
 async function openStore(
   catalogPath: string,
   lastVerified: string | undefined,
-): Promise<{ store: RecordStore; after: () => Promise<void> }> {
-  if (isStorePath(catalogPath)) return { store: openSqliteStore(catalogPath), after: async () => {} };
-  if (/^postgres(ql)?:\/\//.test(catalogPath)) {
+): Promise<{ store: RecordStore; lasting: boolean; after: () => Promise<void> }> {
+  if (isStorePath(catalogPath)) return { store: openSqliteStore(catalogPath), lasting: true, after: async () => {} };
+  if (isDatabaseUrl(catalogPath)) {
     await migrate(catalogPath);
-    return { store: postgresStore(catalogPath), after: async () => {} };
+    return { store: postgresStore(catalogPath), lasting: true, after: async () => {} };
   }
   // A JSON catalog: its records in an in-memory store for the run, the file rewritten whole with its cursor.
   const store = openSqliteStore(':memory:');
@@ -234,16 +241,19 @@ async function openStore(
     ? await readCatalogFile(catalogPath)
     : { lastVerified: lastVerified ?? new Date().toISOString().slice(0, 10), records: [] };
   await writeCatalogToStore(store, catalog);
-  return { store, after: () => writeStore(catalogPath, store) };
+  return { store, lasting: false, after: () => writeStore(catalogPath, store, false) };
 }
 
-/** The whole store as a catalog file; a snapshot file is a checkpoint naming the store and its sequence. */
-async function writeStore(path: string, store: RecordStore): Promise<void> {
+/**
+ * The whole store as a catalog file. A snapshot file of a lasting store is a checkpoint naming it and its
+ * sequence; one of a JSON catalog's in-memory store names none, so the same catalog gives the same bytes.
+ */
+async function writeStore(path: string, store: RecordStore, lasting: boolean): Promise<void> {
   const { catalog, details, state } = await readCatalogFromStore(store);
   await writeCatalogFile(path, catalog, {
     gzipLevel: SYNC_GZIP_LEVEL,
     details,
-    checkpoint: { id: state.storeId, sequence: state.sequence },
+    ...(lasting ? { checkpoint: { id: state.storeId, sequence: state.sequence } } : {}),
   });
 }
 
@@ -260,8 +270,8 @@ async function syncOnce(
   let steps = 0;
   try {
     for await (const step of syncSteps(store, upstream, selection, { lastVerified })) {
-      if (changedAny(step.report)) for (const out of outs) await writeStore(out, store);
-      if (checkpoint !== undefined && (step.whole || !existsSync(checkpoint))) await writeStore(checkpoint, store);
+      if (changedAny(step.report)) for (const out of outs) await writeStore(out, store, opened.lasting);
+      if (checkpoint !== undefined && (step.whole || !existsSync(checkpoint))) await writeStore(checkpoint, store, opened.lasting);
       await opened.after();
       onStep();
       log(await stepSummary(step, store));
@@ -270,7 +280,8 @@ async function syncOnce(
     }
     if (steps === 0) {
       // An output named for the first time is written even when there is nothing new.
-      for (const out of [...outs, ...(checkpoint === undefined ? [] : [checkpoint])]) if (!existsSync(out)) await writeStore(out, store);
+      for (const out of [...outs, ...(checkpoint === undefined ? [] : [checkpoint])])
+        if (!existsSync(out)) await writeStore(out, store, opened.lasting);
       log(`up to date (${describeCursor(await store.state())})`);
     }
     return 0;
