@@ -84,8 +84,8 @@ export function feedTime(record: CatalogRecord): number {
   return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
 }
 
-/** A row read back as a record: SQL NULLs become absent fields. */
-export function recordOfRow(row: {
+/** A records-table row as both engines read it (times as ISO 8601 text, details as JSON text). */
+export interface RecordRow {
   id: string;
   project: string;
   status: string;
@@ -94,7 +94,11 @@ export function recordOfRow(row: {
   published: string | null;
   modified: string | null;
   changed: string | null;
-}): CatalogRecord {
+  details: string | null;
+}
+
+/** A row read back as a record: SQL NULLs become absent fields. */
+export function recordOfRow(row: Omit<RecordRow, 'details'>): CatalogRecord {
   return {
     id: row.id,
     project: row.project,

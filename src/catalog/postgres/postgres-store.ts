@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { CatalogProject, CatalogRemoval, SyncCursor } from '../../contract/index.js';
 import { detailsJson } from '../../core/details-json.js';
 import {
+  type RecordRow,
   type RecordStore,
   recordOfRow,
   type StepEnd,
@@ -27,18 +28,6 @@ const STATE = `SELECT store_id, seq::float8 AS seq, to_char(last_verified, 'YYYY
 const WRITE_CHUNK = 5000;
 /** Rows per FETCH of a whole read: about 2 MB of details. */
 const READ_BATCH = 1000;
-
-interface RecordRow {
-  id: string;
-  project: string;
-  status: string;
-  url: string | null;
-  summary: string | null;
-  published: string | null;
-  modified: string | null;
-  changed: string | null;
-  details: string | null;
-}
 
 export function rowRecord(row: RecordRow): StoredRecord {
   return { record: recordOfRow(row), details: row.details === null ? undefined : detailsJson(JSON.parse(row.details)) };

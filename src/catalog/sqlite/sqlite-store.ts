@@ -5,6 +5,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { CatalogProject, CatalogRemoval, SyncCursor } from '../../contract/index.js';
 import {
+  type RecordRow,
   type RecordStore,
   recordOfRow,
   type StepEnd,
@@ -27,18 +28,6 @@ const RECORD_COLUMNS = 'id, project, status, url, summary, published, modified, 
 const READ_BATCH = 1000;
 /** How long a writer waits for another's lock before giving up. */
 const BUSY_TIMEOUT_MS = 30_000;
-
-interface RecordRow {
-  id: string;
-  project: string;
-  status: string;
-  url: string | null;
-  summary: string | null;
-  published: string | null;
-  modified: string | null;
-  changed: string | null;
-  details: string | null;
-}
 
 const stored = (row: RecordRow): StoredRecord => ({ record: recordOfRow(row), details: row.details ?? undefined });
 
