@@ -172,6 +172,28 @@ describe('PostgreSQL source', () => {
     await until(async () => (await projectOf(a!, 'CVE-2023-5365')) === 'After Reconnect', 3000);
   });
 
+  it('after a reconnect it says it cannot reach its source until the load that catches up has ended', async () => {
+    let backs = 0;
+    const log = { info: (_: object, message: string) => void (message.includes('PostgreSQL is back') && backs++), warn() {} };
+    const source = postgresSource(url, log);
+    try {
+      const first = await source.load();
+      source.watch(() => {});
+      await until(async () => source.reachable());
+      await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cve-records' AND datname = current_database() AND pid <> pg_backend_pid()`,
+      );
+      await until(async () => backs === 1);
+      // Listening again, but what was written while the link was down is not served yet: a proxy must not
+      // send it clients before the others.
+      expect(source.reachable()).toBe(false);
+      await source.load(first);
+      expect(source.reachable()).toBe(true);
+    } finally {
+      await source.close();
+    }
+  });
+
   it('sync --to-database applies each step to the table (changed rows, rejected ones deleted) and replicas follow', async () => {
     const [a] = servers;
     const upstream = mkdtempSync(join(tmpdir(), 'upstream-'));
