@@ -280,10 +280,13 @@ function bestByAnyWords(
   // What the best relevance is taken to be, at most (TIE_GROWTH).
   let assumedBest = knownBest ?? ceilings.reduce((sum, ceiling) => sum + ceiling, 0);
   const all = weights.reduce((sum, weight) => sum + weight, 0);
+  // The reward for each count of words met (weights are whole numbers), worked out once: a power in the
+  // bound of every record read was a tenth of a common-word question's time.
+  const coordinations = Float64Array.from({ length: all + 1 }, (_, met) => coordination(met, all));
   // The most a record can reach with `score` from the terms read, meeting `met` of them, when the terms
   // left can add `rest` and weigh `weighed`.
   const reach = (score: number, met: number, rest: number, weighed: number) =>
-    (score + rest) * coordination(met + weighed, all) * (1 + BOUND_MARGIN);
+    (score + rest) * coordinations[met + weighed]! * (1 + BOUND_MARGIN);
   // Terms from the highest ceiling down: a record's terms are read in this order.
   const order = plans.map((_, t) => t).sort((a, b) => ceilings[b]! - ceilings[a]! || a - b);
   // What a record must reach to be kept: the limit-th best so far, less TIE_SHARE of the best.
@@ -335,7 +338,7 @@ function bestByAnyWords(
     // Summed in the terms' own order, as a full evaluation sums them, so equal records score equal to the bit.
     let sum = 0;
     for (let i = 0; i < metCount; i++) sum += metScores[i]!;
-    const key = sum * coordination(met, all) * weakest * (setBack(position) ? NOT_PUBLIC_WEIGHT : 1);
+    const key = sum * coordinations[met]! * weakest * (setBack(position) ? NOT_PUBLIC_WEIGHT : 1);
     if (key < floor) return;
     let at = kept.length;
     while (at > 0 && kept[at - 1]!.key < key) at--;
