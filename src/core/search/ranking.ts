@@ -36,6 +36,11 @@ export interface Ranking {
 export interface RankOptions {
   /** Whether the question asks about status: then cleared ids without a public record are not set back. */
   readonly statusAsked: boolean;
+  /**
+   * Positions, ascending, holding every record `accept` may take (the shortest list of a filter, cut to
+   * the years asked for), when a filter has one: records between them are not read.
+   */
+  readonly within?: Positions;
 }
 
 /** Top of each band; a record found by its words is scaled into (0, text]. */
@@ -156,7 +161,7 @@ export function rankByWords(
   if (top.floor <= SCORE_BANDS.text) {
     const plans = known.map((t) => withNamings(snapshot, textPlans[t]!, named, t));
     const weights = known.map((t) => (namedTerms.has(t) ? NAMING_COORDINATION : 1));
-    const found = bestByAnyWords(plans, weights, accept, setBack, limit);
+    const found = bestByAnyWords(plans, weights, accept, setBack, limit, options.within);
     offerScaled(top, found, (share) => SCORE_BANDS.text * share);
   }
   return { ranked: top.ranked(), explanation };
@@ -271,6 +276,7 @@ function bestByAnyWords(
   accept: (position: number) => boolean,
   setBack: (position: number) => boolean,
   limit: number,
+  within: Positions | undefined,
   knownBest?: number,
 ): Scored[] {
   const kept: Scored[] = [];
@@ -295,7 +301,7 @@ function bestByAnyWords(
     floor = kept[limit - 1]!.key - TIE_SHARE * assumedBest;
     while (kept[kept.length - 1]!.key < floor) kept.pop();
   };
-  const candidates = new Candidates(plans, order, ceilings, weights, (bound, weighed) => reach(0, 0, bound, weighed) >= floor);
+  const candidates = new Candidates(plans, order, ceilings, weights, (bound, weighed) => reach(0, 0, bound, weighed) >= floor, within);
   // The terms a record met, in the terms' own order, with their scores.
   const metTerms = new Int32Array(plans.length);
   const metScores = new Float64Array(plans.length);
@@ -392,7 +398,7 @@ function bestByAnyWords(
     consider(position, position <= checkedTo ? runBounds : ceilings, candidates.found, candidates.foundCount);
   }
   const best = kept[0]?.key ?? 0;
-  if (guessed && best > assumedBest) return bestByAnyWords(plans, weights, accept, setBack, limit, best);
+  if (guessed && best > assumedBest) return bestByAnyWords(plans, weights, accept, setBack, limit, within, best);
   return kept;
 }
 
@@ -431,6 +437,8 @@ class Candidates {
   /** For each term, the last round of next that counted it. */
   private readonly counted: Int32Array;
   private round = 0;
+  /** Where in `within` the last record returned is, or after. */
+  private withinAt = 0;
 
   constructor(
     plans: readonly TermPlan[],
@@ -439,6 +447,8 @@ class Candidates {
     private readonly weights: readonly number[],
     /** Whether a record meeting terms that add at most `bound` and weigh `weighed` may reach the floor. */
     private readonly reaches: (bound: number, weighed: number) => boolean,
+    /** The only positions a record may be taken at (RankOptions.within), or every position. */
+    private readonly within?: Positions,
   ) {
     plans.forEach((plan, t) => {
       for (const form of plan) {
@@ -463,7 +473,7 @@ class Candidates {
 
   /** The next record that may reach the floor, or -1 when none is left. */
   next(): number {
-    const { lists, at, terms } = this;
+    const { lists, at, terms, within } = this;
     const { live } = this;
     for (;;) {
       // The pivot: the first list whose terms, with those of the lists before it, may reach the floor.
@@ -487,6 +497,20 @@ class Candidates {
         return -1;
       }
       const position = this.head(live[pivot]!);
+      if (within) {
+        // A record the filters refuse is not read: the lists move on to the next position they allow.
+        this.withinAt = seekForward(within, this.withinAt, position);
+        if (this.withinAt === within.length) {
+          live.length = 0;
+          return -1;
+        }
+        const allowed = within[this.withinAt]!;
+        if (allowed !== position) {
+          for (const list of live) if (this.head(list) < allowed) at[list] = seekForward(lists[list]!, at[list]!, allowed);
+          this.refresh();
+          continue;
+        }
+      }
       if (this.head(live[0]!) === position) {
         // Every list before the pivot is at its record: it is read, with every other list holding it.
         this.round++;
