@@ -107,8 +107,12 @@ function answer(snapshot: Snapshot, understanding: QueryUnderstanding, limit: nu
     return result(newest(snapshot, understanding, accept, limit), ['no words to rank by: newest first']);
   }
 
-  // Ask for as many more as there are named identifiers, which may be among the ranked records too.
-  const { ranked, explanation } = rankByWords(snapshot, snapshot.search.get(), terms, accept, Math.max(0, limit) + named.length, {
+  // Ask for as many more as there are named identifiers, which may be among the ranked records too; for
+  // none when no record meets the filters, found by a walk of their shortest list: ranking would read
+  // every record holding a word to refuse each, and a question whose filters leave nothing is ranked
+  // again at each filter relaxed. The words are still read, for what they are explained as.
+  const wanted = newest(snapshot, understanding, accept, 1).length > 0 ? Math.max(0, limit) + named.length : 0;
+  const { ranked, explanation } = rankByWords(snapshot, snapshot.search.get(), terms, accept, wanted, {
     statusAsked: statuses.length > 0,
   });
   const seen = new Set(named.map((hit) => hit.entry.position));
