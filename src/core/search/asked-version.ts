@@ -21,7 +21,10 @@ export interface AskedVersion {
 }
 
 /** The records a question's version affects, checked in steps (run them with `inSteps`, or at once with `settled`). */
-export function* askedVersionSteps(snapshot: Snapshot, { version, terms }: QueryUnderstanding): Generator<void, AskedVersion | undefined, void> {
+export function* askedVersionSteps(
+  snapshot: Snapshot,
+  { version, terms }: QueryUnderstanding,
+): Generator<void, AskedVersion | undefined, void> {
   if (version === undefined) return undefined;
   const named = findNamedProjects(snapshot.search.get(), vendorFamilies(snapshot.table), terms);
   // Projects named as spelled or by an alias; a name's start or a typo only when none is.

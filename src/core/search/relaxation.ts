@@ -76,7 +76,10 @@ function nextRelaxation(understanding: QueryUnderstanding): Relaxation | undefin
   }
   // Last: the version is the most exact thing asked, and its records are the answer when there are any.
   if (version !== undefined) {
-    return { understanding: { ...understanding, version: undefined }, reading: `no record says version ${version} is affected: showing any version` };
+    return {
+      understanding: { ...understanding, version: undefined },
+      reading: `no record says version ${version} is affected: showing any version`,
+    };
   }
   return undefined;
 }

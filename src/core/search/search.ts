@@ -1,9 +1,9 @@
 // Record search: identifiers, project names, status and year words, and ranked free text, with the
 // reading of the query returned beside the hits so a caller can show why each record is there.
 import { SEVERITIES } from '../../contract/index.js';
+import { inSteps, settled } from '../derived.js';
 import { namesCwe, STATUS_CODES } from '../record-table.js';
 import type { RecordEntry, Snapshot } from '../snapshot.js';
-import { inSteps, settled } from '../derived.js';
 import { type AskedVersion, askedVersionSteps } from './asked-version.js';
 import { type QueryUnderstanding, understandQuery, yearMatches } from './query-understanding.js';
 import { rankByWords } from './ranking.js';
