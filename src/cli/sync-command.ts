@@ -12,8 +12,8 @@ import { migrate } from '../catalog/postgres/database.js';
 import { postgresStore } from '../catalog/postgres/postgres-store.js';
 import { isStorePath, openSqliteStore } from '../catalog/sqlite/sqlite-store.js';
 import { readCatalogFromStore, writeCatalogToStore } from '../catalog/store/catalog-store.js';
-import { checkedStore, InvalidRowError } from '../catalog/store/checked-store.js';
 import { mirroredStore } from '../catalog/store/mirrored-store.js';
+import { InvalidRowError } from '../catalog/store/row-facts.js';
 import type { CatalogFile } from '../contract/index.js';
 import type { RecordStore, StoreState } from '../core/record-store.js';
 import { checkout } from '../import/sync/checkout.js';
@@ -265,7 +265,8 @@ async function syncOnce(
   onStep: () => void = () => {},
 ): Promise<number> {
   const opened = await openStore(catalogPath, lastVerified);
-  const store = checkedStore(database ? mirroredStore(opened.store, postgresStore(database)) : opened.store);
+  // Each store's writer checks every row it writes (row-facts.ts).
+  const store = database ? mirroredStore(opened.store, postgresStore(database)) : opened.store;
   if (database) await migrate(database);
   let steps = 0;
   try {

@@ -3,11 +3,28 @@
 // it brings (never the catalog), writes the rows it changed stamped with the step's sequence, and moves the
 // cursor, all committed together or not at all. A server reads the rows past the sequence it holds.
 import type { CatalogProject, CatalogRecord, CatalogRemoval, SyncCursor } from '../contract/index.js';
+import type { DetailFilters } from './record-table.js';
+import type { TextStore } from './text-store.js';
 
-/** A record as the store holds it: its own fields, and its details as JSON text (detailsJson's form). */
+/**
+ * What the store's writers work out of a record when they write it, having checked it (catalog/store/
+ * row-facts.ts), kept in its row: a server builds its columns from these without parsing the details.
+ */
+export interface RowFacts {
+  readonly filters: DetailFilters;
+  /** The record's content hash (content-hash.ts). */
+  readonly hash: bigint;
+}
+
+/**
+ * A record as the store holds it: its own fields, and its details as JSON text (detailsJson's form).
+ * `facts`, when read from a row that has them. A store with texts on demand (RecordStore.textsOf) leaves
+ * the summary and details out of a row that has its facts in a narrow read and in a change.
+ */
 export interface StoredRecord {
   readonly record: CatalogRecord;
   readonly details: string | undefined;
+  readonly facts?: RowFacts | undefined;
 }
 
 export interface StoreState {
@@ -73,8 +90,18 @@ export interface RecordStore {
   step<T>(work: (writer: StoreWriter) => Promise<{ end: StepEnd; result: T }>): Promise<{ sequence: number; result: T }>;
   /** The rows written after `sequence`, or undefined when there are none; `limit`: undefined past so many rows. */
   changesSince(sequence: number, limit: number): Promise<StoreChanges | undefined | 'too-many'>;
-  /** The whole store, read consistently, for `work` to consume before the transaction ends. */
-  read<T>(work: (contents: StoreContents) => Promise<T>): Promise<T>;
+  /**
+   * The whole store, read consistently, for `work` to consume before the transaction ends; `narrow`: rows
+   * with facts without their texts, where the store reads texts on demand (textsOf).
+   */
+  read<T>(work: (contents: StoreContents) => Promise<T>, options?: { narrow?: boolean }): Promise<T>;
+  /**
+   * Where the engine reads a row in microseconds (SQLite in this process): the texts of the records of
+   * `ids` (by position), read from their rows when asked for, so a server copies no texts at all. A row
+   * is read only as the snapshot holds it: one whose facts are gone (written by another program) is read
+   * only when it hashes as `hashOf` its position says, else as having no texts.
+   */
+  readonly textsOf?: ((ids: readonly string[], hashOf: (position: number) => bigint) => TextStore) | undefined;
   close(): Promise<void>;
 }
 
@@ -97,14 +124,14 @@ export interface RecordRow {
   details: string | null;
 }
 
-/** A row read back as a record: SQL NULLs become absent fields. */
-export function recordOfRow(row: Omit<RecordRow, 'details'>): CatalogRecord {
+/** A row read back as a record: SQL NULLs become absent fields (and so does a summary not read). */
+export function recordOfRow(row: Omit<RecordRow, 'details' | 'summary'> & { summary?: string | null }): CatalogRecord {
   return {
     id: row.id,
     project: row.project,
     status: row.status as CatalogRecord['status'],
     url: row.url,
-    ...(row.summary === null ? {} : { summary: row.summary }),
+    ...((row.summary ?? null) === null ? {} : { summary: row.summary! }),
     ...(row.published === null ? {} : { published: row.published }),
     ...(row.modified === null ? {} : { modified: row.modified }),
     ...(row.changed === null ? {} : { changed: row.changed }),

@@ -12,6 +12,7 @@ import { type TableRecord, tableRecord } from './record-table.js';
 import { layeredIndexSteps } from './search/search-layers.js';
 import { assembleSnapshot, inListingOrder, type ProjectAliases, type Snapshot } from './snapshot.js';
 import { patchTable } from './table-patch.js';
+import type { TextStore } from './text-store.js';
 
 /** What changed in the store between two sequences. */
 export interface SnapshotChange {
@@ -35,11 +36,41 @@ export class ConflictingChangeError extends Error {
   }
 }
 
+/** A changed record as the store's rows give it: its table entry, its hash, and its texts unless the store reads them on demand. */
+export interface ChangedRow {
+  readonly record: TableRecord;
+  readonly hash: bigint;
+  readonly texts?: OwnTexts | undefined;
+}
+
+/** What changed, with each record's facts already worked out (a store's rows keep them). */
+export interface RowChange extends Omit<SnapshotChange, 'upserted'> {
+  readonly upserted: readonly ChangedRow[];
+}
+
 /** The snapshot of `previous` with `change` applied: equal to one built from the merged catalog. */
 export function applyChange(previous: Snapshot, change: SnapshotChange): Snapshot {
-  const upserted = inListingOrder(change.upserted);
+  return applyRows(previous, {
+    ...change,
+    upserted: change.upserted.map((record) => {
+      const details = record.details === undefined ? undefined : detailsJson(record.details);
+      return { record: tableRecord(record), hash: recordHash(record, details), texts: { summary: record.summary, details } };
+    }),
+  });
+}
+
+/**
+ * `applyChange` of rows: `textsOf`, where the store reads texts on demand, gives the new snapshot's texts
+ * by its ids and hashes; otherwise the rows' own texts are spilled and the rest read where they were.
+ */
+export function applyRows(
+  previous: Snapshot,
+  change: RowChange,
+  textsOf?: (ids: readonly string[], hashOf: (position: number) => bigint) => TextStore,
+): Snapshot {
+  const upserted = inListingOrder(change.upserted.map((row) => ({ id: row.record.id, row }))).map(({ row }) => row);
   const leaving = new Set(change.removed.map((removal) => removal.id));
-  for (const record of upserted) if (leaving.has(record.id)) throw new ConflictingChangeError(record.id);
+  for (const { record } of upserted) if (leaving.has(record.id)) throw new ConflictingChangeError(record.id);
   const { ids, from } = mergedOrder(previous, upserted, leaving);
 
   const brought = new Map<number, TableRecord>();
@@ -54,24 +85,24 @@ export function applyChange(previous: Snapshot, change: SnapshotChange): Snapsho
       hashes[position] = previousHashes[before]!;
       continue;
     }
-    const record = upserted[next++]!;
-    const details = record.details === undefined ? undefined : detailsJson(record.details);
-    brought.set(position, tableRecord(record));
-    texts.set(position, { summary: record.summary, details });
-    hashes[position] = recordHash(record, details);
-    added.push(hashes[position]!);
+    const row = upserted[next++]!;
+    brought.set(position, row.record);
+    if (textsOf === undefined) texts.set(position, row.texts ?? { summary: undefined, details: undefined });
+    hashes[position] = row.hash;
+    added.push(row.hash);
   }
   const gone: bigint[] = [];
-  for (const id of [...upserted.map((record) => record.id), ...leaving]) {
+  for (const id of [...upserted.map((row) => row.record.id), ...leaving]) {
     const position = previous.positionOf(id);
     if (position !== undefined) gone.push(previousHashes[position]!);
   }
   const sum = sumHashes(previousSum, added, gone);
-  const upsertedIds = new Set(upserted.map((record) => record.id));
+  const upsertedIds = new Set(upserted.map((row) => row.record.id));
   const removed = [...previous.removed.filter((removal) => !leaving.has(removal.id) && !upsertedIds.has(removal.id)), ...change.removed];
 
   const table = patchTable(previous.table, ids, from, brought);
-  const patchedTexts = PatchedTexts.patch(previous.texts, from, texts);
+  const patchedTexts =
+    textsOf === undefined ? PatchedTexts.patch(previous.texts, from, texts) : textsOf(ids, (position) => hashes[position]!);
   const aliases = patchedAliases(previous.aliases, change.projects ?? []);
   // Taken now, so the new snapshot holds the previous one's index (its base), never the previous snapshot.
   const previousIndex = previous.search.get();
@@ -95,16 +126,16 @@ export function applyChange(previous: Snapshot, change: SnapshotChange): Snapsho
  */
 function mergedOrder(
   previous: Snapshot,
-  upserted: readonly CatalogRecord[],
+  upserted: readonly ChangedRow[],
   leaving: ReadonlySet<string>,
 ): { ids: string[]; from: Int32Array } {
   const { ids: previousIds } = previous.table;
   const skip = new Uint8Array(previousIds.length);
-  for (const id of [...upserted.map((record) => record.id), ...leaving]) {
+  for (const id of [...upserted.map((row) => row.record.id), ...leaving]) {
     const position = previous.positionOf(id);
     if (position !== undefined) skip[position] = 1;
   }
-  const places = upserted.map((record) => {
+  const places = upserted.map(({ record }) => {
     let low = 0;
     let high = previousIds.length;
     while (low < high) {
@@ -123,7 +154,7 @@ function mergedOrder(
   let next = 0;
   for (let before = 0; before <= previousIds.length; before++) {
     while (next < upserted.length && places[next] === before) {
-      ids[at] = upserted[next]!.id;
+      ids[at] = upserted[next]!.record.id;
       from[at++] = -1;
       next++;
     }

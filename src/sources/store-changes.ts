@@ -3,14 +3,13 @@
 // where there is nothing to apply to (the first load, a snapshot from elsewhere such as a fallback file)
 // or the change is a large part of the catalog (a first baseline), where a load costs less than a patch.
 
-import { type CatalogProblem, recordProblems } from '../catalog/catalog-validation.js';
+import type { CatalogProblem } from '../catalog/catalog-validation.js';
 import { CatalogError } from '../catalog/json/catalog-file.js';
 import { openCheckpoint } from '../catalog/snapshot/snapshot-file.js';
-import { loadStoreSnapshot } from '../catalog/store/store-snapshot.js';
-import type { RecordDetails } from '../contract/index.js';
+import { loadStoreSnapshot, rowFacts } from '../catalog/store/store-snapshot.js';
 import type { RecordStore, StoreChanges } from '../core/record-store.js';
 import type { Snapshot } from '../core/snapshot.js';
-import { applyChange, type SnapshotChange } from '../core/snapshot-delta.js';
+import { applyRows, type ChangedRow, type RowChange } from '../core/snapshot-delta.js';
 import type { TextFile } from '../core/text-file.js';
 
 /** Past this share of the catalog (and this many rows), a change is loaded whole rather than applied. */
@@ -50,29 +49,24 @@ export async function nextSnapshot(
     const limit = Math.max(WHOLE_LOAD_MIN_ROWS, Math.floor(previous.size * WHOLE_LOAD_SHARE));
     const changes = await store.changesSince(previous.sequence, limit);
     if (changes === undefined) return { snapshot: previous };
-    if (changes !== 'too-many') return { snapshot: applyChange(previous, checked(store.name, snapshotChange(changes))) };
+    if (changes !== 'too-many') return { snapshot: applyRows(previous, rowChange(store.name, changes), store.textsOf) };
   }
   return loadStoreSnapshot(store, files);
 }
 
-/** Every changed row is checked as a whole load checks it: one invalid row refuses the change whole. */
-function checked(name: string, change: SnapshotChange): SnapshotChange {
+/**
+ * The change as rows with their facts: as their writer kept them, or worked out now with each row checked
+ * as a whole load checks it (one invalid row refuses the change whole).
+ */
+function rowChange(name: string, changes: StoreChanges): RowChange {
   const problems: CatalogProblem[] = [];
-  change.upserted.forEach((record, index) => {
-    recordProblems(record, `/records/${index}`, problems);
+  const upserted: ChangedRow[] = [];
+  changes.upserted.forEach((row, index) => {
+    const facts = rowFacts(row, `/records/${index}`, problems);
+    if (facts === undefined) return;
+    const { summary, ...fields } = row.record;
+    upserted.push({ record: { ...fields, filters: facts.filters }, hash: facts.hash, texts: { summary, details: row.details } });
   });
   if (problems.length > 0) throw new CatalogError(name, problems);
-  return change;
-}
-
-function snapshotChange(changes: StoreChanges): SnapshotChange {
-  return {
-    sequence: changes.sequence,
-    lastVerified: changes.lastVerified,
-    upserted: changes.upserted.map(({ record, details }) =>
-      details === undefined ? record : { ...record, details: JSON.parse(details) as RecordDetails },
-    ),
-    removed: changes.removed,
-    projects: changes.projects,
-  };
+  return { sequence: changes.sequence, lastVerified: changes.lastVerified, upserted, removed: changes.removed, projects: changes.projects };
 }

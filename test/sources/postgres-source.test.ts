@@ -94,7 +94,7 @@ const projectOf = async (server: Running, id: string) => {
 describe('PostgreSQL source', () => {
   it('db migrate creates the schema once and is safe to run again', async () => {
     const first = await runCli(['db', 'migrate', '--database-url', url]);
-    expect(first.stdout).toBe('applied 5 migrations\n');
+    expect(first.stdout).toBe('applied 6 migrations\n');
     const again = await runCli(['db', 'migrate', '--database-url', url]);
     expect(again.stdout).toBe('schema is up to date\n');
   });
@@ -170,6 +170,28 @@ describe('PostgreSQL source', () => {
     expect(a!.output()).toContain('PostgreSQL connection lost');
     await changeRows(`UPDATE cve_records SET project = 'After Reconnect', seq = ${NEXT} WHERE id = 'CVE-2023-5365'`);
     await until(async () => (await projectOf(a!, 'CVE-2023-5365')) === 'After Reconnect', 3000);
+  });
+
+  it('after a reconnect it says it cannot reach its source until the load that catches up has ended', async () => {
+    let backs = 0;
+    const log = { info: (_: object, message: string) => void (message.includes('PostgreSQL is back') && backs++), warn() {} };
+    const source = postgresSource(url, log);
+    try {
+      const first = await source.load();
+      source.watch(() => {});
+      await until(async () => source.reachable());
+      await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cve-records' AND datname = current_database() AND pid <> pg_backend_pid()`,
+      );
+      await until(async () => backs === 1);
+      // Listening again, but what was written while the link was down is not served yet: a proxy must not
+      // send it clients before the others.
+      expect(source.reachable()).toBe(false);
+      await source.load(first);
+      expect(source.reachable()).toBe(true);
+    } finally {
+      await source.close();
+    }
   });
 
   it('sync --to-database applies each step to the table (changed rows, rejected ones deleted) and replicas follow', async () => {

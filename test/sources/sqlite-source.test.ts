@@ -4,11 +4,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogError } from '../../src/catalog/json/catalog-file.js';
 import { writeCatalogFile } from '../../src/catalog/json/catalog-writer.js';
 import { openSqliteStore } from '../../src/catalog/sqlite/sqlite-store.js';
 import { readCatalogFromStore, writeCatalogToStore } from '../../src/catalog/store/catalog-store.js';
+import { InvalidRowError } from '../../src/catalog/store/row-facts.js';
+import { migrationsTable, pendingMigrations } from '../../src/catalog/store/store-migrations.js';
 import { loadStoreSnapshot } from '../../src/catalog/store/store-snapshot.js';
 import type { CatalogFile } from '../../src/contract/index.js';
 import { detailsJson } from '../../src/core/details-json.js';
@@ -80,7 +83,7 @@ describe('the SQLite store as a source', () => {
     const next = await source.load(first);
     const applyMs = performance.now() - started;
     expect(next.sequence).toBe(2);
-    // Applied, not reloaded: the unchanged records still read their texts where the first load put them.
+    // Applied, not reloaded: a new snapshot whose texts are read from the rows.
     expect(next.texts).not.toBe(first.texts);
     expect(next.size).toBe(catalog.records.length + 50 - 1);
     expect(next.get(gone)).toBeUndefined();
@@ -95,15 +98,34 @@ describe('the SQLite store as a source', () => {
     expect(applyMs).toBeGreaterThan(0);
   });
 
-  it('refuses a step with an invalid row whole, and the snapshot served stays', async () => {
+  it('refuses an invalid row when it is written: the step fails whole and nothing of it is written', async () => {
     const served = await source.load(first);
     const bad = asStored({ ...catalog.records[1]!, url: 'javascript:alert(1)' });
-    await step([bad], []);
+    await expect(step([asStored({ ...catalog.records[2]!, summary: 'Not written' }), bad], [])).rejects.toBeInstanceOf(InvalidRowError);
+    expect((await writer.state()).sequence).toBe(served.sequence);
+    expect(await source.load(served)).toBe(served);
+  });
+
+  it('checks a row another program wrote (its facts cleared by the schema): refused whole, and the snapshot served never reads it', async () => {
+    const served = await source.load(first);
+    const { id, url } = catalog.records[1]!;
+    const other = new DatabaseSync(path);
+    try {
+      other.prepare("UPDATE cve_records SET url = 'javascript:alert(1)', summary = 'Foreign', seq = seq + 1 WHERE id = ?").run(id);
+      other.prepare('UPDATE cve_catalog SET seq = seq + 1').run();
+    } finally {
+      other.close();
+    }
     await expect(source.load(served)).rejects.toBeInstanceOf(CatalogError);
-    expect(served.get(catalog.records[1]!.id)?.record.url).toBe(catalog.records[1]!.url);
+    expect(served.get(id)?.record.url).toBe(url);
+    // Its texts are read from the row only while the row is the one the snapshot checked.
+    expect(served.get(id)?.summary).toBeUndefined();
+    await expect(loadStoreSnapshot(writer)).rejects.toBeInstanceOf(CatalogError);
     // The next step puts the row right, and the change is taken.
     await step([asStored(catalog.records[1]!)], []);
-    expect((await source.load(served)).get(catalog.records[1]!.id)?.record.url).toBe(catalog.records[1]!.url);
+    const next = await source.load(served);
+    expect(next.get(id)?.record.url).toBe(url);
+    expect(next.get(id)?.summary).toBe(catalog.records[1]!.summary);
   });
 
   it('starts from a checkpoint plus the rows written after it, equal to a whole load; a checkpoint of another store is not used', async () => {
@@ -143,5 +165,48 @@ describe('the SQLite store as a source', () => {
     }));
     expect(sequence).toBe(served.sequence);
     expect(await source.load(served)).toBe(served);
+  });
+
+  it('starts on a store written before rows kept their facts (migration 6): rows are checked as read, the same version as a new store', async () => {
+    const records = catalog.records.slice(0, 300);
+    const older = join(mkdtempSync(join(tmpdir(), 'store-')), 'older.db');
+    const db = new DatabaseSync(older);
+    db.exec(migrationsTable('sqlite'));
+    for (const statement of pendingMigrations('sqlite', 0).slice(
+      0,
+      pendingMigrations('sqlite', 0).indexOf('INSERT INTO cve_records_migrations (version) VALUES (5)') + 1,
+    ))
+      db.exec(statement);
+    const insert = db.prepare(
+      'INSERT INTO cve_records (id, project, status, url, summary, published, modified, changed, details, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)',
+    );
+    for (const { details, ...r } of records)
+      insert.run(
+        r.id,
+        r.project,
+        r.status,
+        r.url,
+        r.summary ?? null,
+        r.published ?? null,
+        r.modified ?? null,
+        r.changed ?? null,
+        details === undefined ? null : detailsJson(details),
+      );
+    db.prepare('UPDATE cve_catalog SET seq = 1, last_verified = ?').run(catalog.lastVerified);
+    db.close();
+
+    const fresh = openSqliteStore(':memory:');
+    const started = sqliteSource(older);
+    try {
+      await writeCatalogToStore(fresh, { lastVerified: catalog.lastVerified, records });
+      const snapshot = await started.load();
+      expect(snapshot.size).toBe(records.length);
+      expect(snapshot.version).toBe((await loadStoreSnapshot(fresh)).snapshot.version);
+      const withDetails = records.find((record) => record.details !== undefined)!;
+      expect(snapshot.get(withDetails.id)?.details).toEqual(withDetails.details);
+    } finally {
+      await started.close();
+      await fresh.close();
+    }
   });
 });

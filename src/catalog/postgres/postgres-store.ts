@@ -15,13 +15,14 @@ import {
   type StoreState,
   type StoreWriter,
 } from '../../core/record-store.js';
+import { checkedFacts, type FactColumns, factColumns, factsOfColumns } from '../store/row-facts.js';
 import { withClient } from './database.js';
 
 const TIME = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 // details as text: pg would otherwise parse every row's; jsonb's own text is not detailsJson's form, which
 // the content hash and the merge's comparisons read, so it is put back in that form (rowRecord).
 const RECORD_COLUMNS = `id, project, status, url, summary, details::text AS details, to_char(published, 'YYYY-MM-DD') AS published,
-  ${TIME('modified')} AS modified, ${TIME('changed')} AS changed`;
+  ${TIME('modified')} AS modified, ${TIME('changed')} AS changed, severity, kev, cwes, content_hash`;
 const STATE = `SELECT store_id, seq::float8 AS seq, to_char(last_verified, 'YYYY-MM-DD') AS last_verified, sync::text AS sync,
   ${TIME('feed_end')} AS feed_end FROM cve_catalog`;
 /** Rows per statement when a step writes many (a baseline): a few megabytes of JSON each. */
@@ -29,8 +30,12 @@ const WRITE_CHUNK = 5000;
 /** Rows per FETCH of a whole read: about 2 MB of details. */
 const READ_BATCH = 1000;
 
-export function rowRecord(row: RecordRow): StoredRecord {
-  return { record: recordOfRow(row), details: row.details === null ? undefined : detailsJson(JSON.parse(row.details)) };
+export function rowRecord(row: RecordRow & FactColumns): StoredRecord {
+  return {
+    record: recordOfRow(row),
+    details: row.details === null ? undefined : detailsJson(JSON.parse(row.details)),
+    facts: factsOfColumns(row),
+  };
 }
 
 async function readState(client: pg.Client, lock: boolean): Promise<StoreState> {
@@ -86,7 +91,10 @@ export function postgresStore(url: string, queryTimeoutMs?: number): RecordStore
           state: before,
           async held(ids) {
             const records = new Map<string, StoredRecord>();
-            const { rows } = await client.query<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM cve_records WHERE id = ANY($1::text[])`, [ids]);
+            const { rows } = await client.query<RecordRow & FactColumns>(
+              `SELECT ${RECORD_COLUMNS} FROM cve_records WHERE id = ANY($1::text[])`,
+              [ids],
+            );
             for (const row of rows) records.set(row.id, rowRecord(row));
             const removals = new Map<string, string>();
             const kept = await client.query<{ id: string; modified: string }>(
@@ -112,8 +120,11 @@ export function postgresStore(url: string, queryTimeoutMs?: number): RecordStore
             for (let start = 0; start < records.length; start += WRITE_CHUNK) {
               const chunk = records.slice(start, start + WRITE_CHUNK);
               // The rows as one JSON array, each record's details text spliced in as it is.
-              const rows = chunk.map(({ record: r, details }) => {
+              // Every row checked before any is written: a step with an invalid row writes nothing.
+              const rows = chunk.map((stored) => {
+                const { record: r, details } = stored;
                 const own = JSON.stringify({
+                  ...factColumns(checkedFacts(stored)),
                   id: r.id,
                   project: r.project,
                   status: r.status,
@@ -126,13 +137,16 @@ export function postgresStore(url: string, queryTimeoutMs?: number): RecordStore
                 return `${own}${details === undefined ? '' : `,"details":${details}`}}`;
               });
               await client.query(
-                `INSERT INTO cve_records (id, project, status, url, summary, published, modified, changed, details, seq)
-                 SELECT id, project, status, url, summary, published, modified, changed, details, $2
+                `INSERT INTO cve_records (id, project, status, url, summary, published, modified, changed, details,
+                   severity, kev, cwes, content_hash, seq)
+                 SELECT id, project, status, url, summary, published, modified, changed, details, severity, kev, cwes, content_hash, $2
                    FROM jsonb_to_recordset($1::jsonb) AS r(id text, project text, status text, url text, summary text,
-                     published date, modified timestamptz, changed timestamptz, details jsonb)
+                     published date, modified timestamptz, changed timestamptz, details jsonb, severity smallint, kev smallint,
+                     cwes text, content_hash text)
                  ON CONFLICT (id) DO UPDATE SET project = excluded.project, status = excluded.status, url = excluded.url,
                    summary = excluded.summary, published = excluded.published, modified = excluded.modified,
-                   changed = excluded.changed, details = excluded.details, seq = excluded.seq, updated_at = now()`,
+                   changed = excluded.changed, details = excluded.details, severity = excluded.severity, kev = excluded.kev,
+                   cwes = excluded.cwes, content_hash = excluded.content_hash, seq = excluded.seq, updated_at = now()`,
                 [`[${rows.join(',')}]`, sequence],
               );
               await client.query('DELETE FROM cve_removals WHERE id = ANY($1::text[])', [chunk.map(({ record }) => record.id)]);
@@ -171,7 +185,7 @@ export function postgresStore(url: string, queryTimeoutMs?: number): RecordStore
         if (now.sequence <= since) return undefined;
         const counted = await client.query<{ count: number }>('SELECT count(*)::float8 AS count FROM cve_records WHERE seq > $1', [since]);
         if (counted.rows[0]!.count > limit) return 'too-many' as const;
-        const records = await client.query<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM cve_records WHERE seq > $1`, [since]);
+        const records = await client.query<RecordRow & FactColumns>(`SELECT ${RECORD_COLUMNS} FROM cve_records WHERE seq > $1`, [since]);
         const removed = await client.query<CatalogRemoval>(`SELECT id, ${TIME('modified')} AS modified FROM cve_removals WHERE seq > $1`, [
           since,
         ]);
@@ -195,7 +209,7 @@ export function postgresStore(url: string, queryTimeoutMs?: number): RecordStore
         await client.query(`DECLARE records NO SCROLL CURSOR FOR SELECT ${RECORD_COLUMNS} FROM cve_records`);
         async function* batches(): AsyncGenerator<StoredRecord[], void, undefined> {
           for (;;) {
-            const { rows } = await client.query<RecordRow>(`FETCH ${READ_BATCH} FROM records`);
+            const { rows } = await client.query<RecordRow & FactColumns>(`FETCH ${READ_BATCH} FROM records`);
             if (rows.length === 0) return;
             yield rows.map(rowRecord);
           }

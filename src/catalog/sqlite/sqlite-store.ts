@@ -4,6 +4,7 @@
 // microseconds, a step of 500 records tens of milliseconds), and a whole read yields between batches.
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { CatalogProject, CatalogRemoval, SyncCursor } from '../../contract/index.js';
+import { recordHash } from '../../core/content-hash.js';
 import {
   type RecordRow,
   type RecordStore,
@@ -16,6 +17,9 @@ import {
   type StoreState,
   type StoreWriter,
 } from '../../core/record-store.js';
+import type { DetailFilters } from '../../core/record-table.js';
+import type { TextStore } from '../../core/text-store.js';
+import { checkedFacts, type FactColumns, factColumns, factsOfColumns } from '../store/row-facts.js';
 import { APPLIED_VERSION, migrationsTable, pendingMigrations } from '../store/store-migrations.js';
 
 /** Whether a path names an SQLite store rather than a catalog file. */
@@ -24,12 +28,29 @@ export function isStorePath(path: string): boolean {
 }
 
 const RECORD_COLUMNS = 'id, project, status, url, summary, published, modified, changed, details';
+const FACT_COLUMNS = 'severity, kev, cwes, content_hash';
+/**
+ * A row as a server reads it whole or as a change: its short fields and facts, and its texts only when it
+ * has no facts (to be checked and hashed where read); the texts of the others are read on demand (textsOf).
+ */
+const NARROW_ONLY = `id, project, status, url, published, modified, changed, ${FACT_COLUMNS}`;
+const NARROW_COLUMNS = `${NARROW_ONLY},
+  CASE WHEN content_hash IS NULL THEN summary END AS summary, CASE WHEN content_hash IS NULL THEN details END AS details`;
 /** Rows read between two turns of the event loop during a whole read. */
 const READ_BATCH = 1000;
 /** How long a writer waits for another's lock before giving up. */
 const BUSY_TIMEOUT_MS = 30_000;
 
 const stored = (row: RecordRow): StoredRecord => ({ record: recordOfRow(row), details: row.details ?? undefined });
+
+/** A narrow row (NARROW_COLUMNS) as read, its filter sets shared through `filterSets`. */
+const readRow =
+  (filterSets: Map<string, DetailFilters>) =>
+  (row: RecordRow & FactColumns): StoredRecord => ({
+    record: recordOfRow(row),
+    details: row.details ?? undefined,
+    facts: factsOfColumns(row, filterSets),
+  });
 
 /** Opens (creating and migrating when needed) the store at `path`; `readOnly` for servers that only read. */
 export function openSqliteStore(path: string, { readOnly = false }: { readOnly?: boolean } = {}): RecordStore {
@@ -114,13 +135,18 @@ export function openSqliteStore(path: string, { readOnly = false }: { readOnly?:
             },
             async upsert(records) {
               const upsert = sql(
-                `INSERT INTO cve_records (${RECORD_COLUMNS}, seq, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+                `INSERT INTO cve_records (${RECORD_COLUMNS}, ${FACT_COLUMNS}, seq, updated_at)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
                  ON CONFLICT (id) DO UPDATE SET project = excluded.project, status = excluded.status, url = excluded.url,
                    summary = excluded.summary, published = excluded.published, modified = excluded.modified,
-                   changed = excluded.changed, details = excluded.details, seq = excluded.seq, updated_at = excluded.updated_at`,
+                   changed = excluded.changed, details = excluded.details, severity = excluded.severity, kev = excluded.kev,
+                   cwes = excluded.cwes, content_hash = excluded.content_hash, seq = excluded.seq, updated_at = excluded.updated_at`,
               );
               const unremove = sql('DELETE FROM cve_removals WHERE id = ?');
-              for (const { record: r, details } of records) {
+              // Every row checked before any is written: a step with an invalid row writes nothing.
+              const facts = records.map((record) => factColumns(checkedFacts(record)));
+              for (const [i, { record: r, details }] of records.entries()) {
+                const { severity, kev, cwes, content_hash } = facts[i]!;
                 upsert.run(
                   r.id,
                   r.project,
@@ -131,6 +157,10 @@ export function openSqliteStore(path: string, { readOnly = false }: { readOnly?:
                   r.modified ?? null,
                   r.changed ?? null,
                   details ?? null,
+                  severity,
+                  kev,
+                  cwes,
+                  content_hash,
                   sequence,
                 );
                 unremove.run(r.id);
@@ -182,7 +212,9 @@ export function openSqliteStore(path: string, { readOnly = false }: { readOnly?:
         const changes: StoreChanges = {
           sequence: now.sequence,
           lastVerified: now.lastVerified,
-          upserted: (sql(`SELECT ${RECORD_COLUMNS} FROM cve_records WHERE seq > ?`).all(since) as unknown as RecordRow[]).map(stored),
+          upserted: (
+            sql(`SELECT ${NARROW_COLUMNS} FROM cve_records WHERE seq > ?`).all(since) as unknown as (RecordRow & FactColumns)[]
+          ).map(readRow(new Map())),
           removed: sql('SELECT id, modified FROM cve_removals WHERE seq > ?').all(since) as unknown as CatalogRemoval[],
           projects: projectRows(sql('SELECT name, aliases FROM cve_projects WHERE seq > ?').all(since)),
         };
@@ -190,7 +222,7 @@ export function openSqliteStore(path: string, { readOnly = false }: { readOnly?:
       });
     },
 
-    async read(work) {
+    async read(work, { narrow: leaveTexts = false } = {}) {
       // A read transaction holds one version of the file for the whole read, however many batches it takes.
       db.exec('BEGIN');
       try {
@@ -198,13 +230,17 @@ export function openSqliteStore(path: string, { readOnly = false }: { readOnly?:
           state: state(),
           removed: sql('SELECT id, modified FROM cve_removals').all() as unknown as CatalogRemoval[],
           projects: projectRows(sql('SELECT name, aliases FROM cve_projects').all()),
-          records: batches(db.prepare(`SELECT ${RECORD_COLUMNS} FROM cve_records`)),
+          records: leaveTexts
+            ? narrowRead(db, readRow(new Map()))
+            : batches(db.prepare(`SELECT ${RECORD_COLUMNS}, ${FACT_COLUMNS} FROM cve_records`), readRow(new Map())),
         };
         return await work(contents);
       } finally {
         if (db.isTransaction) db.exec('COMMIT');
       }
     },
+
+    textsOf: (ids, hashOf) => rowTexts(sql, ids, hashOf),
 
     async close() {
       await stepping;
@@ -249,10 +285,22 @@ function projectRows(rows: unknown[]): CatalogProject[] {
   return (rows as { name: string; aliases: string }[]).map((row) => ({ name: row.name, aliases: JSON.parse(row.aliases) as string[] }));
 }
 
-async function* batches(statement: StatementSync): AsyncGenerator<StoredRecord[], void, undefined> {
+/** Every row: those with facts from the narrow index alone, then those without, whole. */
+async function* narrowRead(
+  db: DatabaseSync,
+  read: (row: RecordRow & FactColumns) => StoredRecord,
+): AsyncGenerator<StoredRecord[], void, undefined> {
+  yield* batches(db.prepare(`SELECT ${NARROW_ONLY} FROM cve_records INDEXED BY cve_records_narrow WHERE content_hash IS NOT NULL`), read);
+  yield* batches(db.prepare(`SELECT ${RECORD_COLUMNS}, ${FACT_COLUMNS} FROM cve_records WHERE content_hash IS NULL`), read);
+}
+
+async function* batches(
+  statement: StatementSync,
+  read: (row: RecordRow & FactColumns) => StoredRecord,
+): AsyncGenerator<StoredRecord[], void, undefined> {
   let batch: StoredRecord[] = [];
-  for (const row of statement.iterate() as IterableIterator<RecordRow>) {
-    batch.push(stored(row));
+  for (const row of statement.iterate() as IterableIterator<RecordRow & FactColumns>) {
+    batch.push(read(row));
     if (batch.length === READ_BATCH) {
       yield batch;
       batch = [];
@@ -260,4 +308,24 @@ async function* batches(statement: StatementSync): AsyncGenerator<StoredRecord[]
     }
   }
   if (batch.length > 0) yield batch;
+}
+
+/**
+ * The texts of the records of `ids` read from their rows when asked for (a point read by id, microseconds).
+ * A row with facts was checked by its writer; one without is read only when it is the row the snapshot
+ * checked (its hash is `hashOf` its position). A record gone from the store since reads as having none.
+ */
+function rowTexts(sql: (text: string) => StatementSync, ids: readonly string[], hashOf: (position: number) => bigint): TextStore {
+  const read = (position: number): { summary: string | null; details: string | null } | undefined => {
+    const row = sql(`SELECT ${RECORD_COLUMNS}, content_hash FROM cve_records WHERE id = ?`).get(ids[position]!) as
+      | (RecordRow & { content_hash: string | null })
+      | undefined;
+    if (row === undefined) return undefined;
+    if (row.content_hash !== null || recordHash(recordOfRow(row), row.details ?? undefined) === hashOf(position)) return row;
+    return undefined;
+  };
+  return {
+    summary: (position) => read(position)?.summary ?? undefined,
+    details: (position) => read(position)?.details ?? undefined,
+  };
 }

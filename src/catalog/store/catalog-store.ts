@@ -42,7 +42,8 @@ export async function writeCatalogToStore(store: RecordStore, catalog: CatalogFi
 /**
  * The store as a catalog: records in listing order without details, which `details` gives by index from a
  * private temporary file the read wrote them to (at the corpus's size, 700 MB of text never held at once;
- * the file goes when `details` is collected). What the filters read of a record is kept as it is read.
+ * the file goes when `details` is collected). What the filters read of a record is kept as it is read (the
+ * row's facts, or its details parsed where the row has none).
  */
 export function readCatalogFromStore(store: RecordStore): Promise<{ catalog: CatalogFile; details: CatalogDetails; state: StoreState }> {
   return store.read(async ({ state, removed, projects, records: batches }) => {
@@ -53,9 +54,9 @@ export function readCatalogFromStore(store: RecordStore): Promise<{ catalog: Cat
       const texts = batch.map((row) => row.details);
       const { column, end: batchEnd } = layOutTexts(texts, end);
       const buffer = Buffer.allocUnsafe(batchEnd - end);
-      batch.forEach(({ record, details }, i) => {
+      batch.forEach(({ record, details, facts }, i) => {
         if (details !== undefined) buffer.write(details, column.offset[i]! - end, 'utf8');
-        const filters = detailFilters(details === undefined ? undefined : (JSON.parse(details) as RecordDetails));
+        const filters = facts?.filters ?? detailFilters(details === undefined ? undefined : (JSON.parse(details) as RecordDetails));
         read.push({ record, at: details === undefined ? -1 : column.offset[i]!, bytes: column.length[i]!, filters });
       });
       file.writeAt(buffer, buffer.length, end);

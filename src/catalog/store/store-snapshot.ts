@@ -1,54 +1,65 @@
-// The store of record as a snapshot, with its summaries and details kept out of the process. The store is
-// read a batch of rows at a time in one transaction; each row is checked, its filter columns are taken
-// from its details, and its texts are written to a private temporary file (core/text-file.ts) that
-// requests read them from, as they read a snapshot file. A load holds one batch of texts at a time,
-// whatever the size of the details, and the served snapshot holds none. The snapshot names the store's
+// The store of record as a snapshot. The store is read a batch of rows at a time in one transaction. Each
+// row's filter columns and content hash are its facts, which its writer worked out when it checked the row
+// (row-facts.ts): no details are parsed, checked or hashed. A row without facts (an older store, or written
+// by another program) is checked and its facts worked out here; an invalid row refuses the whole load.
+// Where the store reads a row in microseconds (SQLite), the rows are read narrow (no texts) and a request
+// reads a record's texts from its row (RecordStore.textsOf); elsewhere (PostgreSQL) the texts are written
+// as they are read to a private temporary file (core/text-file.ts) that requests read them from, as they
+// read a snapshot file. Either way the served snapshot holds no texts. The snapshot names the store's
 // sequence, so the server then applies the rows written after it.
-import type { CatalogProject, RecordDetails } from '../../contract/index.js';
-import type { RecordStore, StoredRecord } from '../../core/record-store.js';
-import { type DetailFilters, detailFilters, recordTable, type TableRecord } from '../../core/record-table.js';
-import { assembleSnapshot, ContentHash, inListingOrder, type Snapshot } from '../../core/snapshot.js';
+import type { CatalogProject } from '../../contract/index.js';
+import { sumHashes, versionOf } from '../../core/content-hash.js';
+import type { RecordStore, RowFacts, StoredRecord } from '../../core/record-store.js';
+import { recordTable, type TableRecord } from '../../core/record-table.js';
+import { assembleSnapshot, inListingOrder, type Snapshot } from '../../core/snapshot.js';
 import { TextFile } from '../../core/text-file.js';
-import { layOutTexts, type TextColumn } from '../../core/text-store.js';
-import { type CatalogProblem, recordProblems } from '../catalog-validation.js';
+import { layOutTexts, type TextColumn, type TextStore } from '../../core/text-store.js';
+import type { CatalogProblem } from '../catalog-validation.js';
 import { CatalogError } from '../json/catalog-file.js';
+import { factsOrProblems } from './row-facts.js';
 
-/** Records hashed between two turns of the event loop, so a reload does not hold up requests. */
-const HASH_STEP = 2000;
-
-/** A record read, and where its texts are in the file (offset -1: it has none). */
+/** A record read, its hash, and where its texts are in the file when there is one (offset -1: it has none). */
 interface ReadRecord extends TableRecord {
-  readonly summaryAt: number;
-  readonly summaryBytes: number;
-  readonly detailsAt: number;
-  readonly detailsBytes: number;
+  readonly hash: bigint;
+  placed?: { readonly summaryAt: number; readonly summaryBytes: number; readonly detailsAt: number; readonly detailsBytes: number };
 }
 
-/** The store's snapshot, and the file its texts are read from (closed when the snapshot is collected). */
-export async function loadStoreSnapshot(store: RecordStore, files?: Set<TextFile>): Promise<{ snapshot: Snapshot; file: TextFile }> {
-  const file = TextFile.temporary(files);
+/** The store's snapshot, and the file its texts are read from, if any (closed when the snapshot is collected). */
+export async function loadStoreSnapshot(store: RecordStore, files?: Set<TextFile>): Promise<{ snapshot: Snapshot; file?: TextFile }> {
+  const file = store.textsOf === undefined ? TextFile.temporary(files) : undefined;
   try {
-    const { state, records, removed, projects, problems } = await store.read(async (contents) => ({
-      ...(await readRecords(contents.records, file)),
-      state: contents.state,
-      removed: contents.removed,
-      projects: contents.projects,
-    }));
+    const { state, records, removed, projects, problems } = await store.read(
+      async (contents) => ({
+        ...(await readRecords(contents.records, file)),
+        state: contents.state,
+        removed: contents.removed,
+        projects: contents.projects,
+      }),
+      { narrow: file === undefined },
+    );
     if (problems.length > 0) throw new CatalogError(store.name, problems);
     const sorted = inListingOrder(records);
-    const summaries = { offset: Float64Array.from(sorted, (r) => r.summaryAt), length: Uint32Array.from(sorted, (r) => r.summaryBytes) };
-    const details = { offset: Float64Array.from(sorted, (r) => r.detailsAt), length: Uint32Array.from(sorted, (r) => r.detailsBytes) };
-    const texts = file.texts(0, summaries, details);
-    // The version every source gives the same records: their fields and details in listing order, the
-    // details as written (detailsJson, which the details answer sends as stored), read back from the file.
-    const hash = new ContentHash(state.lastVerified);
-    for (let position = 0; position < sorted.length; position++) {
-      if (position % HASH_STEP === HASH_STEP - 1) await new Promise((resolve) => setImmediate(resolve));
-      hash.add({ ...sorted[position]!, summary: texts.summary(position) }, texts.details(position));
+    const hashes = BigUint64Array.from(sorted, (r) => r.hash);
+    const sum = sumHashes(0n, hashes);
+    const ids = sorted.map((r) => r.id);
+    let texts: TextStore;
+    if (file === undefined) texts = store.textsOf!(ids, (position) => hashes[position]!);
+    else {
+      const summaries = {
+        offset: Float64Array.from(sorted, (r) => r.placed!.summaryAt),
+        length: Uint32Array.from(sorted, (r) => r.placed!.summaryBytes),
+      };
+      const details = {
+        offset: Float64Array.from(sorted, (r) => r.placed!.detailsAt),
+        length: Uint32Array.from(sorted, (r) => r.placed!.detailsBytes),
+      };
+      texts = file.texts(0, summaries, details);
+      // The file stays open while any snapshot reads these texts: this one, or one a change made from it.
+      file.closeWith(texts);
     }
     const snapshot = assembleSnapshot({
-      version: hash.version(removed),
-      hashes: { column: hash.hashes(), sum: hash.sum },
+      version: versionOf(state.lastVerified, sorted.length, sum, removed),
+      hashes: { column: hashes, sum },
       lastVerified: state.lastVerified,
       sequence: state.sequence,
       table: recordTable(sorted),
@@ -56,11 +67,9 @@ export async function loadStoreSnapshot(store: RecordStore, files?: Set<TextFile
       aliases: usedAliases(projects, sorted),
       removed,
     });
-    // The file stays open while any snapshot reads these texts: this one, or one a change made from it.
-    file.closeWith(texts);
-    return { snapshot, file };
+    return { snapshot, ...(file === undefined ? {} : { file }) };
   } catch (error) {
-    file.close();
+    file?.close();
     throw error;
   }
 }
@@ -71,70 +80,65 @@ export function usedAliases(projects: readonly CatalogProject[], records: readon
   return new Map(projects.filter((project) => used.has(project.name) && project.aliases.length > 0).map((p) => [p.name, p.aliases]));
 }
 
+/** A row's facts: as its writer kept them, or worked out (and the row checked) now. */
+export function rowFacts(row: StoredRecord, pointer: string, problems: CatalogProblem[]): RowFacts | undefined {
+  return row.facts ?? factsOrProblems(row, pointer, problems);
+}
+
 async function readRecords(
   batches: AsyncIterable<StoredRecord[]>,
-  file: TextFile,
+  file: TextFile | undefined,
 ): Promise<{ records: ReadRecord[]; problems: CatalogProblem[] }> {
   const records: ReadRecord[] = [];
   const problems: CatalogProblem[] = [];
-  // Projects, statuses and filter columns repeat across rows: every record of the load keeps one shared
-  // copy of each rather than its own, which is a third of what the records being read hold.
+  // Projects and statuses repeat across rows: every record of the load keeps one shared copy of each.
   const names = new Map<string, string>();
-  const filterSets = new Map<string, DetailFilters>();
   let end = 0;
   let index = 0;
   for await (const rows of batches) {
     const texts: (string | undefined)[] = [];
-    const read: TableRecord[] = [];
+    const read: ReadRecord[] = [];
     // Each row is let go of as soon as it is taken: the collections its parsing causes then find the rows
     // done with already garbage rather than moving them to the old generation.
     for (let row = rows.shift(); row !== undefined; row = rows.shift()) {
-      const { record: r, details: json } = row;
-      const own = {
-        ...r,
-        project: kept(names, r.project, r.project),
-        status: kept(names, r.status, r.status) as typeof r.status,
-      };
-      const details = json === undefined ? undefined : (JSON.parse(json) as RecordDetails);
-      // Every row is checked as a catalog file's record is: the tables' constraints cover ids, status,
-      // project and url, but not what a url may link to, the dates' forms, or the details, and a table
-      // may be written by more than this program. A row is parsed here anyway for its filter columns, so
-      // checking it costs little; an invalid row refuses the whole load.
-      const before = problems.length;
-      recordProblems(details === undefined ? own : { ...own, details }, `/records/${index++}`, problems);
-      if (problems.length > before) continue;
-      const { summary, ...fields } = own;
-      // What stays in memory of the row: its own short fields and its filter columns, not its texts.
-      read.push({ ...fields, filters: keptFilters(filterSets, detailFilters(details)) });
-      texts.push(summary, json);
-    }
-    const laidOut = layOutTexts(texts, end);
-    writeAll(file, texts, laidOut.column, end, laidOut.end);
-    read.forEach((record, i) => {
-      const { offset, length } = laidOut.column;
-      records.push({
-        ...record,
-        summaryAt: offset[2 * i]!,
-        summaryBytes: length[2 * i]!,
-        detailsAt: offset[2 * i + 1]!,
-        detailsBytes: length[2 * i + 1]!,
+      const facts = rowFacts(row, `/records/${index++}`, problems);
+      if (facts === undefined) continue;
+      const { summary, ...fields } = row.record;
+      // What stays in memory of the row: its own short fields, its filter columns and hash, not its texts.
+      read.push({
+        ...fields,
+        project: kept(names, fields.project),
+        status: kept(names, fields.status) as typeof fields.status,
+        filters: facts.filters,
+        hash: facts.hash,
       });
-    });
-    end = laidOut.end;
+      if (file !== undefined) texts.push(summary, row.details);
+    }
+    if (file !== undefined) {
+      const laidOut = layOutTexts(texts, end);
+      writeAll(file, texts, laidOut.column, end, laidOut.end);
+      const { offset, length } = laidOut.column;
+      read.forEach((record, i) => {
+        record.placed = {
+          summaryAt: offset[2 * i]!,
+          summaryBytes: length[2 * i]!,
+          detailsAt: offset[2 * i + 1]!,
+          detailsBytes: length[2 * i + 1]!,
+        };
+      });
+      end = laidOut.end;
+    }
+    for (const record of read) records.push(record);
   }
   return { records, problems };
 }
 
-/** The value already kept under `key`, or else `value`, kept from now on. */
-function kept<T>(map: Map<string, T>, key: string, value: T): T {
-  const known = map.get(key);
+/** The string already kept equal to `value`, or else `value`, kept from now on. */
+function kept(map: Map<string, string>, value: string): string {
+  const known = map.get(value);
   if (known !== undefined) return known;
-  map.set(key, value);
+  map.set(value, value);
   return value;
-}
-
-function keptFilters(map: Map<string, DetailFilters>, filters: DetailFilters): DetailFilters {
-  return kept(map, `${filters.severity} ${filters.kev} ${filters.cwes.join(' ')}`, filters);
 }
 
 /** Writes one batch's texts, laid out from `start` to `end`, at their place in the file. */

@@ -19,8 +19,10 @@
 import { STATUS_CODES } from '../record-table.js';
 import type { Snapshot } from '../snapshot.js';
 import { describeNamedProjects, findNamedProjects, type NamedProjects, type NamingKind } from './named-projects.js';
+import { type Positions, union } from './position-lists.js';
 import type { QueryTerm } from './query-understanding.js';
 import type { SearchIndex } from './search-index.js';
+import { rarestWord, spellingsPostings, type TermPlan, TermScorer, type WordOption } from './term-plan.js';
 import { BLOCK, type Postings, PostingsCursor, seekForward } from './text-index.js';
 import { type RankedPosition, TopHits } from './top-hits.js';
 import { vendorFamilies } from './vendor-families.js';
@@ -104,19 +106,6 @@ const SEED_RECORDS = 2048;
  */
 const BOUND_MARGIN = 1e-9;
 
-/** An indexed word standing for a query word, with its weight; the bounds cursor belongs to this query alone. */
-interface WordOption {
-  readonly postings: Postings;
-  readonly bounds: PostingsCursor;
-  readonly weight: number;
-}
-
-/** A query term ready to evaluate: its usable spellings, each a list of words, each a list of options. */
-type TermPlan = readonly (readonly (readonly WordOption[])[])[];
-
-/** Record positions, ascending. */
-type Positions = Int32Array;
-
 /** The `limit` records that best meet the words, best first, with what the catalog made of the words. */
 export function rankByWords(
   snapshot: Snapshot,
@@ -183,8 +172,7 @@ function withNamings(snapshot: Snapshot, plan: TermPlan, named: readonly NamedPr
   const ceiling = termCeiling(plan) || UNINDEXED_NAMING_SCORE;
   const memberships = namings.map((match) => {
     const weight = NAMING_WEIGHT[match.kind];
-    const postings = constantPostings(projectPositions(snapshot, match.projects), weight.score * ceiling);
-    return [[{ postings, bounds: new PostingsCursor(postings), weight: weight.quality }]];
+    return [[wordOption(constantPostings(projectPositions(snapshot, match.projects), weight.score * ceiling), weight.quality)]];
   });
   return [...plan, ...memberships];
 }
@@ -201,22 +189,35 @@ function constantPostings(docs: Positions, score: number): Postings {
 
 /**
  * The indexed words that stand for each word of each spelling, at most `stretch` of them; a spelling
- * with an unknown word is dropped, and so is one needing a guessed word when `spelledOnly`.
+ * with an unknown word is dropped, and so is one needing a guessed word when `spelledOnly`. Spellings
+ * whose every word is indexed as typed, when there are several of them or of their words, are read as
+ * one list (term-plan.ts), in the place of the first of them.
  */
 function planTerm(index: SearchIndex, term: QueryTerm, spelledOnly: boolean, stretch: number, explanation: string[]): TermPlan {
-  return term.forms.flatMap((form, f) => {
+  const spellings = term.forms.flatMap((form, f) => {
     const matches = form.map((word) => stretched(index.vocabulary.match(word), stretch));
     if (matches.some((match) => match === undefined || (spelledOnly && match.kind !== 'exact'))) return [];
-    return [
-      (matches as WordMatch[]).map((match, w) => {
-        if (f === 0) explanation.push(...describeWordMatch(form[w]!, match));
-        return match.terms.map((word) => {
-          const postings = index.text.postings(word)!;
-          return { postings, bounds: new PostingsCursor(postings), weight: WORD_WEIGHT[match.kind] };
-        });
-      }),
-    ];
+    const found = matches as WordMatch[];
+    if (f === 0) explanation.push(...found.flatMap((match, w) => describeWordMatch(form[w]!, match)));
+    return [found];
   });
+  const exact = spellings.filter((matches) => matches.every((match) => match.kind === 'exact'));
+  const oneList = exact.length > 1 || (exact[0]?.length ?? 0) > 1;
+  return spellings.flatMap((matches) => {
+    if (!oneList || !exact.includes(matches)) {
+      return [matches.map((match) => match.terms.map((word) => wordOption(index.text.postings(word)!, WORD_WEIGHT[match.kind])))];
+    }
+    if (matches !== exact[0]) return [];
+    const postings = spellingsPostings(
+      index.text,
+      exact.map((words) => words.map((match) => match.terms)),
+    );
+    return [[[wordOption(postings, WORD_WEIGHT.exact)]]];
+  });
+}
+
+function wordOption(postings: Postings, weight: number): WordOption {
+  return { postings, bounds: new PostingsCursor(postings), weight };
 }
 
 /** The match with its most frequent `stretch` indexed words. */
@@ -401,89 +402,6 @@ function termCeiling(plan: TermPlan): number {
     best = Math.max(best, sum);
   }
   return best;
-}
-
-/**
- * Scores records against terms, records in ascending order for each term: every option's postings are
- * read with a plain index that only moves forward, the hottest loop of a search. A term is met by its
- * best spelling that has every word, each word scored by its best option.
- */
-class TermScorer {
-  private readonly docs: Int32Array[] = [];
-  private readonly scores: Float32Array[] = [];
-  private readonly weights: number[] = [];
-  private readonly at: Int32Array;
-  /** Nested ranges: a term's spellings in formStarts, a spelling's words in wordStarts, a word's options in optionStarts. */
-  private readonly formStarts: number[] = [0];
-  private readonly wordStarts: number[] = [0];
-  private readonly optionStarts: number[] = [0];
-  /** The weakest word's weight of the spelling that met the term termScore last read. */
-  quality = 1;
-
-  constructor(plans: readonly TermPlan[]) {
-    for (const plan of plans) {
-      for (const form of plan) {
-        for (const options of form) {
-          for (const option of options) {
-            this.docs.push(option.postings.docs);
-            this.scores.push(option.postings.scores);
-            this.weights.push(option.weight);
-          }
-          this.optionStarts.push(this.docs.length);
-        }
-        this.wordStarts.push(this.optionStarts.length - 1);
-      }
-      this.formStarts.push(this.wordStarts.length - 1);
-    }
-    this.at = new Int32Array(this.docs.length);
-  }
-
-  /** Back to the first records, to read records in ascending order again. */
-  rewind(): void {
-    this.at.fill(0);
-  }
-
-  /** The score of term `t` in the record (0 when the record does not meet it); sets quality. */
-  termScore(t: number, position: number): number {
-    const { docs, scores, weights, at, formStarts, wordStarts, optionStarts } = this;
-    let best = 0;
-    let bestQuality = 1;
-    for (let f = formStarts[t]!; f < formStarts[t + 1]!; f++) {
-      let score = 0;
-      let quality = 1;
-      for (let w = wordStarts[f]!; w < wordStarts[f + 1]!; w++) {
-        let wordScore = 0;
-        let wordQuality = 0;
-        for (let o = optionStarts[w]!; o < optionStarts[w + 1]!; o++) {
-          const list = docs[o]!;
-          const i = seekForward(list, at[o]!, position);
-          at[o] = i;
-          if (i < list.length && list[i] === position) {
-            wordScore = Math.max(wordScore, weights[o]! * scores[o]![i]!);
-            wordQuality = Math.max(wordQuality, weights[o]!);
-          }
-        }
-        if (wordScore === 0) {
-          score = 0;
-          break;
-        }
-        score += wordScore;
-        quality = Math.min(quality, wordQuality);
-      }
-      if (score > best) {
-        best = score;
-        bestQuality = quality;
-      }
-    }
-    this.quality = bestQuality;
-    return best;
-  }
-}
-
-/** The word of a spelling held by the fewest records: only its records can have every word. */
-function rarestWord(form: readonly (readonly WordOption[])[]): readonly WordOption[] {
-  const records = (options: readonly WordOption[]) => options.reduce((sum, option) => sum + option.postings.docs.length, 0);
-  return form.reduce((rarest, options) => (records(options) < records(rarest) ? options : rarest));
 }
 
 /**
@@ -686,51 +604,6 @@ function highest(values: Float32Array, count: number): number[] {
 /** The records of the projects, ascending (listing order). */
 function projectPositions(snapshot: Snapshot, projects: readonly string[]): Positions {
   return union(projects.map((project) => snapshot.filters.project(project)));
-}
-
-/**
- * Lists merged two at a time at most: past that, merging pairwise reads the first lists again for each
- * further one (a vendor names hundreds of projects), and one sort of them all costs less.
- */
-const PAIRWISE_MERGES = 4;
-
-/** The sorted union of sorted lists, by merging (each list is ascending already), or by one sort when they are many. */
-function union(lists: readonly Positions[]): Positions {
-  const nonEmpty = lists.filter((list) => list.length > 0);
-  if (nonEmpty.length === 0) return new Int32Array(0);
-  if (nonEmpty.length === 1) return nonEmpty[0]!;
-  if (nonEmpty.length > PAIRWISE_MERGES) return sortedDistinct(nonEmpty);
-  let merged = nonEmpty[0]!;
-  for (const next of nonEmpty.slice(1)) {
-    const out = new Int32Array(merged.length + next.length);
-    let i = 0;
-    let j = 0;
-    let n = 0;
-    while (i < merged.length || j < next.length) {
-      const a = i < merged.length ? merged[i]! : Number.MAX_SAFE_INTEGER;
-      const b = j < next.length ? next[j]! : Number.MAX_SAFE_INTEGER;
-      const value = Math.min(a, b);
-      if (a === value) i++;
-      if (b === value) j++;
-      out[n++] = value;
-    }
-    merged = out.subarray(0, n);
-  }
-  return merged;
-}
-
-/** The distinct values of the lists, ascending. */
-function sortedDistinct(lists: readonly Positions[]): Positions {
-  const all = new Int32Array(lists.reduce((sum, list) => sum + list.length, 0));
-  let n = 0;
-  for (const list of lists) {
-    all.set(list, n);
-    n += list.length;
-  }
-  all.sort();
-  let kept = 0;
-  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[kept++] = all[i]!;
-  return all.subarray(0, kept);
 }
 
 function describeWordMatch(word: string, match: WordMatch): string[] {

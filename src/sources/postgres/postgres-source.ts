@@ -5,7 +5,8 @@
 // catches up from its own sequence, since notifications sent meanwhile are lost. A link can also die silently (a partition drops packets, nothing
 // resets the connection): a listener that hears nothing would never know, so it is asked a trivial
 // statement every second and counts as lost when the answer takes more than a few seconds. While lost,
-// the source is not reachable() and the replica's health says so.
+// and after a reconnect until the load that catches up has ended, the source is not reachable() and the
+// replica's health says so: a proxy sends it clients only once it serves what the others serve.
 import type pg from 'pg';
 import { connect } from '../../catalog/postgres/database.js';
 import { postgresStore } from '../../catalog/postgres/postgres-store.js';
@@ -35,6 +36,9 @@ export function postgresSource(url: string, log: SourceLogger, checkpoint?: stri
   let heartbeat: NodeJS.Timeout | undefined;
   let closed = false;
   let failures = 0;
+  /** Reconnects so far, and how many of them a finished load has caught up with. */
+  let reconnects = 0;
+  let caughtUpWith = 0;
   let retry: NodeJS.Timeout | undefined;
   // The temporary files of the snapshots loaded and not yet collected: closed when the source closes, by
   // then no request reads them.
@@ -77,6 +81,7 @@ export function postgresSource(url: string, log: SourceLogger, checkpoint?: stri
     }, HEARTBEAT_MS);
     heartbeat.unref();
     if (failures > 0) {
+      reconnects++;
       log.info({ attempts: failures }, 'PostgreSQL is back: listening for changes again');
       changed();
     }
@@ -94,12 +99,15 @@ export function postgresSource(url: string, log: SourceLogger, checkpoint?: stri
   return {
     name: 'PostgreSQL',
     load: async (current) => {
+      // A load begun after a reconnect reads every row written while the link was down.
+      const asOf = reconnects;
       const { snapshot, file } =
         current === undefined
           ? await startingSnapshot(store, checkpoint, files, (message) => log.warn({}, message))
           : await nextSnapshot(store, current, files);
       // A whole load of the content being served gives back the snapshot loaded before, and the new copy of
       // its texts is freed at once rather than when the collector gets to it.
+      caughtUpWith = asOf;
       const previous = latest?.deref();
       if (file !== undefined && previous?.version === snapshot.version && previous.sequence === snapshot.sequence) {
         file.close();
@@ -109,7 +117,7 @@ export function postgresSource(url: string, log: SourceLogger, checkpoint?: stri
       return snapshot;
     },
     watch: (changed) => void listen(changed),
-    reachable: () => listening,
+    reachable: () => listening && caughtUpWith === reconnects,
     async close() {
       closed = true;
       clearTimeout(retry);
