@@ -97,6 +97,11 @@ export class FilterIndex {
     return group(this.#byProject, this.#projectIndex.get(name));
   }
 
+  /** The code of a project in the table's projectNames, when it has records. */
+  projectCode(name: string): number | undefined {
+    return this.#projectIndex.get(name);
+  }
+
   status(status: RecordStatus): Int32Array {
     return this.#byStatus[STATUS_CODES.indexOf(status)]!;
   }

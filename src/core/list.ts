@@ -5,7 +5,7 @@ import { inSteps } from './derived.js';
 import type { Candidates } from './filter-index.js';
 import type { ListFilters, Snapshot } from './snapshot.js';
 import { recordsAt } from './snapshot.js';
-import { statusesAsked, versionSubjects } from './version-subjects.js';
+import { versionSubjects } from './version-subjects.js';
 
 export const PAGE_SCHEMA_VERSION = '1.0';
 
@@ -135,7 +135,7 @@ function* countSteps({ positions, accept }: Candidates): Generator<void, number,
  * The candidates narrowed by the version subjects (version-subjects.ts): the records whose entries for the
  * project, the package or the CPE say the version is affected (or cannot tell, when asked), or, without a
  * version, that name the package or CPE. Walked on the shortest list that applies, never the whole catalog
- * when a subject is given.
+ * when a subject is given; a project's list at a version is the records its ranges find there.
  */
 function withVersion(snapshot: Snapshot, filters: ListFilters, candidates: Candidates): Candidates {
   const subjects = versionSubjects(snapshot, filters);
@@ -143,18 +143,13 @@ function withVersion(snapshot: Snapshot, filters: ListFilters, candidates: Candi
     throw new ServiceError('invalid_parameter', '`include_unknown` is read only with a version (`version`, or one in `purl` or `cpe`).');
   }
   if (subjects.length === 0) return candidates;
-  const asked = statusesAsked(filters.includeUnknown);
   let { positions } = candidates;
   for (const subject of subjects) if (subject.positions.length < positions.length) positions = subject.positions;
   const others = snapshot.filters.matcher(filters);
   return {
     positions,
     accept: (position) =>
-      (others === undefined || others(position)) &&
-      subjects.every((subject) => {
-        const verdict = subject.check(position);
-        return verdict !== undefined && asked.has(verdict.status);
-      }),
+      (others === undefined || others(position)) && subjects.every((subject) => subject.askedStatus(position) !== undefined),
   };
 }
 

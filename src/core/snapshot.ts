@@ -13,7 +13,7 @@ import { modifiedAt, publishedAt, type RecordTable, recordAt, recordTable, table
 import { type SearchIndex, searchIndexSteps } from './search/search-index.js';
 import type { TextIndexData } from './search/text-index.js';
 import { memoryTexts, type TextStore } from './text-store.js';
-import { type VersionIndex, versionIndexSteps } from './versions/version-index.js';
+import { snapshotVersionSource, type VersionIndex, versionIndexSteps } from './versions/version-index.js';
 
 export type { HashedFields } from './content-hash.js';
 export { ContentHash, contentVersion } from './content-hash.js';
@@ -174,7 +174,7 @@ export function assembleSnapshot(parts: SnapshotParts): Snapshot {
     removed,
     changes: derived(() => parts.changes?.(removed) ?? changeOrder(table, removed)),
     export: new Derived(() => exportSteps(table)),
-    versions: new Derived(() => versionIndexSteps(table.size, (position) => texts.details(position))),
+    versions: new Derived(() => versionIndexSteps(snapshotVersionSource(table, (position) => texts.details(position), aliases))),
   });
 }
 

@@ -1,8 +1,8 @@
 // The batch version check: each query's subject (version-subjects.ts, as the list reads it) walked on its
-// own records, the ids of those saying the version is affected (and unknown, when asked) collected. The
-// walk yields between steps of a few hundred record checks, so that the worst batch (100 queries of the
-// largest project at a version no range places) never holds the event loop for long; a query asked twice
-// is answered once.
+// own records (a project's found by its ranges where they answer), the ids of those saying the version is
+// affected (and unknown, when asked) collected. The walk yields every few milliseconds, so that the worst
+// batch (100 queries of the largest project at versions the ranges leave to record-by-record checks) never
+// holds the event loop for long; a query asked twice is answered once.
 import {
   ServiceError,
   VERSION_CHECK_MAX_IDS,
@@ -16,14 +16,19 @@ import type { Snapshot } from './snapshot.js';
 import { type VersionSubject, versionSubjects } from './version-subjects.js';
 import { describeVerdict } from './versions/record-check.js';
 
-/** Record checks between two yields: a check reads a record's ranges, a few microseconds (the kernel's, tens). */
-const CHECKS_PER_STEP = 500;
+/**
+ * How long the walk runs before it yields, and how many records it reads between two looks at the clock: a
+ * record the ranges found costs a bisection, one they leave a check of its ranges (a few microseconds, the
+ * kernel's tens), so a count of records says little of the time taken.
+ */
+const STEP_MS = 2;
+const CLOCK_EVERY = 64;
 
 /** The subject of each query, or the 400 that names the first query that cannot be read. */
-function subjectsOf(snapshot: Snapshot, queries: readonly VersionCheckQuery[]): VersionSubject[] {
+function subjectsOf(snapshot: Snapshot, queries: readonly VersionCheckQuery[], includeUnknown: boolean | undefined): VersionSubject[] {
   return queries.map((query, index) => {
     try {
-      return subjectOf(snapshot, query);
+      return subjectOf(snapshot, query, includeUnknown);
     } catch (error) {
       if (error instanceof ServiceError) throw invalidQuery(`/queries/${index}`, error.message);
       throw error;
@@ -32,10 +37,10 @@ function subjectsOf(snapshot: Snapshot, queries: readonly VersionCheckQuery[]): 
 }
 
 /** The subject of one query, with its version; a ServiceError saying what is missing or cannot be read. */
-function subjectOf(snapshot: Snapshot, query: VersionCheckQuery): VersionSubject {
+function subjectOf(snapshot: Snapshot, query: VersionCheckQuery, includeUnknown: boolean | undefined): VersionSubject {
   const named = [query.project, query.purl, query.cpe].filter((value) => value !== undefined).length;
   if (named !== 1) throw new ServiceError('invalid_parameter', 'give exactly one of `project`, `purl` or `cpe`.');
-  const [subject] = versionSubjects(snapshot, query);
+  const [subject] = versionSubjects(snapshot, { ...query, includeUnknown });
   if (subject?.version === undefined) {
     throw new ServiceError('invalid_parameter', 'give a version: `version`, or one in the purl or the CPE.');
   }
@@ -50,11 +55,12 @@ function invalidQuery(pointer: string, problem: string): ServiceError {
 
 /** The answers to a batch, in steps (checkVersions runs them). */
 function* versionCheckSteps(snapshot: Snapshot, request: VersionCheckRequest): Generator<void, VersionCheckResponse, void> {
-  const subjects = subjectsOf(snapshot, request.queries);
+  const subjects = subjectsOf(snapshot, request.queries, request.includeUnknown);
   const { ids } = snapshot.table;
   const answered = new Map<string, VersionCheckResult>();
   const results: VersionCheckResult[] = [];
-  let checks = 0;
+  let stepStarted = performance.now();
+  let visited = 0;
   for (const [index, query] of request.queries.entries()) {
     const key = JSON.stringify([query.project, query.purl, query.cpe, query.version]);
     let result = answered.get(key);
@@ -63,9 +69,12 @@ function* versionCheckSteps(snapshot: Snapshot, request: VersionCheckRequest): G
       const unknown: string[] = [];
       let truncated = false;
       for (const position of subjects[index]!.positions) {
-        if (++checks % CHECKS_PER_STEP === 0) yield;
-        const status = subjects[index]!.check(position)?.status;
-        const list = status === 'affected' ? affected : status === 'unknown' && request.includeUnknown ? unknown : undefined;
+        if (++visited % CLOCK_EVERY === 0 && performance.now() - stepStarted > STEP_MS) {
+          yield;
+          stepStarted = performance.now();
+        }
+        const status = subjects[index]!.askedStatus(position);
+        const list = status === 'affected' ? affected : status === 'unknown' ? unknown : undefined;
         if (list === undefined) continue;
         if (list.length === VERSION_CHECK_MAX_IDS) {
           truncated = true;
@@ -103,7 +112,7 @@ export async function affectedWithReasons(
   limit: number,
 ): Promise<{ reasons: VersionReason[]; total: number }> {
   await snapshot.versions.prepare();
-  const subject = subjectOf(snapshot, query);
+  const subject = subjectOf(snapshot, query, false);
   const index = snapshot.versions.get();
   const reasons: VersionReason[] = [];
   let total = 0;

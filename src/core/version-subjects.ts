@@ -1,13 +1,16 @@
 // What a version is checked against: a project, a package (purl) or a CPE name. The list's filters and the
 // batch check read the same subjects: the records that may answer (a position list, in listing order) and
-// each one's status at the version. A purl or CPE may carry its own version (`pkg:npm/x@1.2.3`, the CPE's
+// each one's status at the version. A project's records at a version are found by its ranges (range-index.ts)
+// where they can be, so only the records the ranges leave are checked one by one. A purl or CPE may carry its own version (`pkg:npm/x@1.2.3`, the CPE's
 // version attribute); the version is then not given again beside it.
 import { MAX_VERSION_PARAMETER_LENGTH, ServiceError, VERSION_PATTERN, type VersionStatus } from '../contract/index.js';
 import type { Snapshot } from './snapshot.js';
 import { type CpeAttributes, CpeError, isSpecific, parseCpeQuery, VERSION } from './versions/cpe-name.js';
 import { PurlError, purlPackage } from './versions/package-key.js';
+import { projectNameKeys } from './versions/product-names.js';
+import type { RangeAnswer } from './versions/range-index.js';
 import type { RecordVerdict } from './versions/record-check.js';
-import { projectNameKeys, type VersionIndex } from './versions/version-index.js';
+import type { VersionIndex } from './versions/version-index.js';
 
 export interface VersionSubject {
   /** The records that may name the subject, in listing order. */
@@ -16,6 +19,11 @@ export interface VersionSubject {
   readonly version: string | undefined;
   /** The record's status at the version (affected for a record naming it, without one); undefined when it does not name it. */
   check(position: number): RecordVerdict | undefined;
+  /**
+   * The record's status when it is one asked for (`affected`, or `unknown` too with includeUnknown), else
+   * undefined: what the list and the batch read, from the ranges where they answer.
+   */
+  askedStatus(position: number): VersionStatus | undefined;
 }
 
 /** What asks for a version check: at most one of each subject, and a version beside them. */
@@ -24,6 +32,8 @@ export interface SubjectQuery {
   readonly purl?: string | undefined;
   readonly cpe?: string | undefined;
   readonly version?: string | undefined;
+  /** Whether records whose status is `unknown` are asked for too. */
+  readonly includeUnknown?: boolean | undefined;
 }
 
 /** A version as the version parameter takes it: what a purl or CPE carries must be one too. */
@@ -37,25 +47,84 @@ const NAMED: RecordVerdict = Object.freeze({ status: 'affected', source: null, p
  */
 export function versionSubjects(snapshot: Snapshot, query: SubjectQuery): VersionSubject[] {
   const { project, purl, cpe, version } = query;
+  const asked = statusesAsked(query.includeUnknown);
   const subjects: VersionSubject[] = [];
-  if (purl !== undefined) subjects.push(purlSubject(snapshot.versions.get(), purl, version));
-  if (cpe !== undefined) subjects.push(cpeSubject(snapshot.versions.get(), cpe, version));
+  if (purl !== undefined) subjects.push(checkedOneByOne(purlSubject(snapshot.versions.get(), purl, version), asked));
+  if (cpe !== undefined) subjects.push(checkedOneByOne(cpeSubject(snapshot.versions.get(), cpe, version), asked));
   if (version !== undefined) {
     if (project === undefined && subjects.length === 0) {
       throw new ServiceError('invalid_parameter', '`version` needs `project`, `purl` or `cpe`: the version of what.');
     }
-    if (project !== undefined) subjects.push(projectSubject(snapshot, project, version));
+    if (project !== undefined) subjects.push(projectSubject(snapshot, project, version, asked));
   }
   return subjects;
 }
 
-function projectSubject(snapshot: Snapshot, project: string, version: string): VersionSubject {
-  const index = snapshot.versions.get();
-  const names = projectNameKeys(project, snapshot.aliases.get(project) ?? []);
-  return { positions: snapshot.filters.project(project), version, check: (position) => index.checkProject(position, version, names) };
+type CheckedSubject = Omit<VersionSubject, 'askedStatus'>;
+
+/** A subject whose every record is checked one by one. */
+function checkedOneByOne(subject: CheckedSubject, asked: ReadonlySet<VersionStatus>): VersionSubject {
+  return {
+    ...subject,
+    askedStatus(position) {
+      const status = subject.check(position)?.status;
+      return status !== undefined && asked.has(status) ? status : undefined;
+    },
+  };
 }
 
-function purlSubject(index: VersionIndex, purl: string, given: string | undefined): VersionSubject {
+function projectSubject(snapshot: Snapshot, project: string, version: string, asked: ReadonlySet<VersionStatus>): VersionSubject {
+  const index = snapshot.versions.get();
+  const names = projectNameKeys(project, snapshot.aliases.get(project) ?? []);
+  const check = (position: number) => index.checkProject(position, version, names);
+  const code = snapshot.filters.projectCode(project);
+  const ranged = code === undefined ? undefined : index.findInProject(code, version, asked);
+  if (ranged === undefined) return checkedOneByOne({ positions: snapshot.filters.project(project), version, check }, asked);
+  return { positions: merged(ranged.found, ranged.checked), version, check, askedStatus: rangedStatus(ranged, check, asked) };
+}
+
+/**
+ * A record's asked status from the ranges: the one they found it at, by bisection in `found`; a record they
+ * leave is checked; any other record of the project has no status asked for.
+ */
+function rangedStatus(
+  { found, statuses, checked }: RangeAnswer,
+  check: (position: number) => RecordVerdict,
+  asked: ReadonlySet<VersionStatus>,
+): (position: number) => VersionStatus | undefined {
+  return (position) => {
+    const at = indexOf(found, position);
+    if (at >= 0) return statuses[at];
+    if (indexOf(checked, position) < 0) return undefined;
+    const { status } = check(position);
+    return asked.has(status) ? status : undefined;
+  };
+}
+
+/** The place of a position in an ascending list, or -1. */
+function indexOf(positions: Int32Array, position: number): number {
+  let low = 0;
+  let high = positions.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (positions[middle]! < position) low = middle + 1;
+    else high = middle;
+  }
+  return low < positions.length && positions[low] === position ? low : -1;
+}
+
+/** Two ascending lists with no position in both, as one. */
+function merged(a: Int32Array, b: Int32Array): Int32Array {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const out = new Int32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  for (let k = 0; k < out.length; k++) out[k] = j >= b.length || (i < a.length && a[i]! < b[j]!) ? a[i++]! : b[j++]!;
+  return out;
+}
+
+function purlSubject(index: VersionIndex, purl: string, given: string | undefined): CheckedSubject {
   let found: ReturnType<typeof purlPackage>;
   try {
     found = purlPackage(purl);
@@ -74,7 +143,7 @@ function purlSubject(index: VersionIndex, purl: string, given: string | undefine
   };
 }
 
-function cpeSubject(index: VersionIndex, cpe: string, given: string | undefined): VersionSubject {
+function cpeSubject(index: VersionIndex, cpe: string, given: string | undefined): CheckedSubject {
   let attributes: CpeAttributes;
   try {
     attributes = parseCpeQuery(cpe);

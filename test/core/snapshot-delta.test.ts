@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CatalogFile, CatalogRecord, CatalogRemoval, Severity } from '../../src/contract/index.js';
+import type {
+  AffectedProduct,
+  AffectedVersion,
+  CatalogFile,
+  CatalogRecord,
+  CatalogRemoval,
+  Severity,
+  VersionStatus,
+} from '../../src/contract/index.js';
 import type { ListQuery } from '../../src/core/list.js';
 import { createSnapshot } from '../../src/core/snapshot.js';
 import { applyChange, ConflictingChangeError, type SnapshotChange } from '../../src/core/snapshot-delta.js';
@@ -29,7 +37,38 @@ const LISTS: ListQuery[] = [
   { kev: true },
   { cwe: 'CWE-79' },
   { published_since: '2024-03-01' },
+  { project: 'Linux', version: '6.1.5' },
+  { project: 'Linux', version: '5.10', include_unknown: true },
+  { project: 'OpenSSL', version: '3.0.7' },
 ];
+
+const AFFECTED_ONLY: ReadonlySet<VersionStatus> = new Set(['affected']);
+
+/** Affected blocks a record may carry: the kernel's way (affected by default, fixed series carved out) and OpenSSL's. */
+const AFFECTED: readonly AffectedProduct[][] = [
+  [product('Linux', 'affected', [range('0', '5.10', 'unaffected'), range('6.1.63', '6.1.*', 'unaffected', true)])],
+  [product('Linux', 'unaffected', [range('5.4', '6.1.10', 'affected'), range('6.2', '*', 'affected', true)])],
+  [product('OpenSSL', 'unaffected', [range('3.0.0', '3.0.15', 'affected'), range('3.1.0', '3.1.7', 'affected')])],
+  [product('Other', null, [range('0', '3.0.8', 'affected')])],
+];
+
+function range(version: string, upper: string, status: VersionStatus, orEqual = false): AffectedVersion {
+  return { version, status, versionType: 'semver', lessThan: orEqual ? null : upper, lessThanOrEqual: orEqual ? upper : null, changes: [] };
+}
+
+function product(name: string, defaultStatus: VersionStatus | null, versionList: AffectedVersion[]): AffectedProduct {
+  return {
+    vendor: name,
+    product: name,
+    packageName: null,
+    packageURL: null,
+    versions: '',
+    collectionURL: null,
+    cpes: [],
+    defaultStatus,
+    versionList,
+  };
+}
 
 const idArbitrary = fc
   .tuple(fc.integer({ min: 2022, max: 2025 }), fc.integer({ min: 1000, max: 1024 }))
@@ -49,6 +88,7 @@ const recordArbitrary = (id: string): fc.Arbitrary<CatalogRecord> =>
           severities: fc.subarray(SEVERITIES),
           kev: fc.boolean(),
           cwes: fc.subarray(['CWE-79', 'CWE-787', 'CWE-20']),
+          affected: fc.option(fc.constantFrom(...AFFECTED), { nil: undefined }),
         }),
         { nil: undefined },
       ),
@@ -67,7 +107,7 @@ const recordArbitrary = (id: string): fc.Arbitrary<CatalogRecord> =>
         ...(day === undefined ? {} : { published: day }),
         ...(modified === undefined ? {} : { modified: time(modified) }),
         ...(changed === undefined ? {} : { changed: time(changed, 12) }),
-        ...(base?.details ? { details: base.details } : {}),
+        ...(base?.details ? { details: details?.affected ? { ...base.details, affected: details.affected } : base.details } : {}),
       };
       return record;
     });
@@ -99,9 +139,10 @@ const changeArbitrary = (sequence: number): fc.Arbitrary<SnapshotChange> =>
     });
 
 describe('a change applied to a snapshot answers as a snapshot built from the merged catalog', () => {
-  it('for random catalogs and random sequences of changes: lists, get-one, details, change feed, projects, search, version', {
+  it('for random catalogs and random sequences of changes: lists, get-one, details, change feed, projects, search, version checks', {
     timeout: 300_000,
   }, () => {
+    let affectedSeen = 0;
     fc.assert(
       fc.property(
         recordsArbitrary(14),
@@ -116,11 +157,16 @@ describe('a change applied to a snapshot answers as a snapshot built from the me
             snapshot = applyChange(snapshot, change);
             expect(snapshot.sequence).toBe(change.sequence);
             expectSameAnswers(snapshot, createSnapshot(catalog), catalog, QUERIES, LISTS);
+            const linux = snapshot.filters.projectCode('Linux');
+            if (linux !== undefined)
+              affectedSeen += snapshot.versions.get().findInProject(linux, '6.1.5', AFFECTED_ONLY)?.found.length ?? 0;
           }
         },
       ),
       { numRuns: 30 },
     );
+    // The version lists compared were not all empty.
+    expect(affectedSeen).toBeGreaterThan(0);
   });
 
   it('leaves the snapshot it was applied to as it was', () => {

@@ -19,8 +19,10 @@
 import { STATUS_CODES } from '../record-table.js';
 import type { Snapshot } from '../snapshot.js';
 import { describeNamedProjects, findNamedProjects, type NamedProjects, type NamingKind } from './named-projects.js';
+import { type Positions, union } from './position-lists.js';
 import type { QueryTerm } from './query-understanding.js';
 import type { SearchIndex } from './search-index.js';
+import { rarestWord, spellingsPostings, type TermPlan, TermScorer, type WordOption } from './term-plan.js';
 import { BLOCK, type Postings, PostingsCursor, seekForward } from './text-index.js';
 import { type RankedPosition, TopHits } from './top-hits.js';
 import { vendorFamilies } from './vendor-families.js';
@@ -34,6 +36,11 @@ export interface Ranking {
 export interface RankOptions {
   /** Whether the question asks about status: then cleared ids without a public record are not set back. */
   readonly statusAsked: boolean;
+  /**
+   * Positions, ascending, holding every record `accept` may take (the shortest list of a filter, cut to
+   * the years asked for), when a filter has one: records between them are not read.
+   */
+  readonly within?: Positions;
 }
 
 /** Top of each band; a record found by its words is scaled into (0, text]. */
@@ -104,19 +111,6 @@ const SEED_RECORDS = 2048;
  */
 const BOUND_MARGIN = 1e-9;
 
-/** An indexed word standing for a query word, with its weight; the bounds cursor belongs to this query alone. */
-interface WordOption {
-  readonly postings: Postings;
-  readonly bounds: PostingsCursor;
-  readonly weight: number;
-}
-
-/** A query term ready to evaluate: its usable spellings, each a list of words, each a list of options. */
-type TermPlan = readonly (readonly (readonly WordOption[])[])[];
-
-/** Record positions, ascending. */
-type Positions = Int32Array;
-
 /** The `limit` records that best meet the words, best first, with what the catalog made of the words. */
 export function rankByWords(
   snapshot: Snapshot,
@@ -167,7 +161,7 @@ export function rankByWords(
   if (top.floor <= SCORE_BANDS.text) {
     const plans = known.map((t) => withNamings(snapshot, textPlans[t]!, named, t));
     const weights = known.map((t) => (namedTerms.has(t) ? NAMING_COORDINATION : 1));
-    const found = bestByAnyWords(plans, weights, accept, setBack, limit);
+    const found = bestByAnyWords(plans, weights, accept, setBack, limit, options.within);
     offerScaled(top, found, (share) => SCORE_BANDS.text * share);
   }
   return { ranked: top.ranked(), explanation };
@@ -183,8 +177,7 @@ function withNamings(snapshot: Snapshot, plan: TermPlan, named: readonly NamedPr
   const ceiling = termCeiling(plan) || UNINDEXED_NAMING_SCORE;
   const memberships = namings.map((match) => {
     const weight = NAMING_WEIGHT[match.kind];
-    const postings = constantPostings(projectPositions(snapshot, match.projects), weight.score * ceiling);
-    return [[{ postings, bounds: new PostingsCursor(postings), weight: weight.quality }]];
+    return [[wordOption(constantPostings(projectPositions(snapshot, match.projects), weight.score * ceiling), weight.quality)]];
   });
   return [...plan, ...memberships];
 }
@@ -201,22 +194,35 @@ function constantPostings(docs: Positions, score: number): Postings {
 
 /**
  * The indexed words that stand for each word of each spelling, at most `stretch` of them; a spelling
- * with an unknown word is dropped, and so is one needing a guessed word when `spelledOnly`.
+ * with an unknown word is dropped, and so is one needing a guessed word when `spelledOnly`. Spellings
+ * whose every word is indexed as typed, when there are several of them or of their words, are read as
+ * one list (term-plan.ts), in the place of the first of them.
  */
 function planTerm(index: SearchIndex, term: QueryTerm, spelledOnly: boolean, stretch: number, explanation: string[]): TermPlan {
-  return term.forms.flatMap((form, f) => {
+  const spellings = term.forms.flatMap((form, f) => {
     const matches = form.map((word) => stretched(index.vocabulary.match(word), stretch));
     if (matches.some((match) => match === undefined || (spelledOnly && match.kind !== 'exact'))) return [];
-    return [
-      (matches as WordMatch[]).map((match, w) => {
-        if (f === 0) explanation.push(...describeWordMatch(form[w]!, match));
-        return match.terms.map((word) => {
-          const postings = index.text.postings(word)!;
-          return { postings, bounds: new PostingsCursor(postings), weight: WORD_WEIGHT[match.kind] };
-        });
-      }),
-    ];
+    const found = matches as WordMatch[];
+    if (f === 0) explanation.push(...found.flatMap((match, w) => describeWordMatch(form[w]!, match)));
+    return [found];
   });
+  const exact = spellings.filter((matches) => matches.every((match) => match.kind === 'exact'));
+  const oneList = exact.length > 1 || (exact[0]?.length ?? 0) > 1;
+  return spellings.flatMap((matches) => {
+    if (!oneList || !exact.includes(matches)) {
+      return [matches.map((match) => match.terms.map((word) => wordOption(index.text.postings(word)!, WORD_WEIGHT[match.kind])))];
+    }
+    if (matches !== exact[0]) return [];
+    const postings = spellingsPostings(
+      index.text,
+      exact.map((words) => words.map((match) => match.terms)),
+    );
+    return [[[wordOption(postings, WORD_WEIGHT.exact)]]];
+  });
+}
+
+function wordOption(postings: Postings, weight: number): WordOption {
+  return { postings, bounds: new PostingsCursor(postings), weight };
 }
 
 /** The match with its most frequent `stretch` indexed words. */
@@ -270,6 +276,7 @@ function bestByAnyWords(
   accept: (position: number) => boolean,
   setBack: (position: number) => boolean,
   limit: number,
+  within: Positions | undefined,
   knownBest?: number,
 ): Scored[] {
   const kept: Scored[] = [];
@@ -279,10 +286,13 @@ function bestByAnyWords(
   // What the best relevance is taken to be, at most (TIE_GROWTH).
   let assumedBest = knownBest ?? ceilings.reduce((sum, ceiling) => sum + ceiling, 0);
   const all = weights.reduce((sum, weight) => sum + weight, 0);
+  // The reward for each count of words met (weights are whole numbers), worked out once: a power in the
+  // bound of every record read was a tenth of a common-word question's time.
+  const coordinations = Float64Array.from({ length: all + 1 }, (_, met) => coordination(met, all));
   // The most a record can reach with `score` from the terms read, meeting `met` of them, when the terms
   // left can add `rest` and weigh `weighed`.
   const reach = (score: number, met: number, rest: number, weighed: number) =>
-    (score + rest) * coordination(met + weighed, all) * (1 + BOUND_MARGIN);
+    (score + rest) * coordinations[met + weighed]! * (1 + BOUND_MARGIN);
   // Terms from the highest ceiling down: a record's terms are read in this order.
   const order = plans.map((_, t) => t).sort((a, b) => ceilings[b]! - ceilings[a]! || a - b);
   // What a record must reach to be kept: the limit-th best so far, less TIE_SHARE of the best.
@@ -291,7 +301,7 @@ function bestByAnyWords(
     floor = kept[limit - 1]!.key - TIE_SHARE * assumedBest;
     while (kept[kept.length - 1]!.key < floor) kept.pop();
   };
-  const candidates = new Candidates(plans, order, ceilings, weights, (bound, weighed) => reach(0, 0, bound, weighed) >= floor);
+  const candidates = new Candidates(plans, order, ceilings, weights, (bound, weighed) => reach(0, 0, bound, weighed) >= floor, within);
   // The terms a record met, in the terms' own order, with their scores.
   const metTerms = new Int32Array(plans.length);
   const metScores = new Float64Array(plans.length);
@@ -334,7 +344,7 @@ function bestByAnyWords(
     // Summed in the terms' own order, as a full evaluation sums them, so equal records score equal to the bit.
     let sum = 0;
     for (let i = 0; i < metCount; i++) sum += metScores[i]!;
-    const key = sum * coordination(met, all) * weakest * (setBack(position) ? NOT_PUBLIC_WEIGHT : 1);
+    const key = sum * coordinations[met]! * weakest * (setBack(position) ? NOT_PUBLIC_WEIGHT : 1);
     if (key < floor) return;
     let at = kept.length;
     while (at > 0 && kept[at - 1]!.key < key) at--;
@@ -388,7 +398,7 @@ function bestByAnyWords(
     consider(position, position <= checkedTo ? runBounds : ceilings, candidates.found, candidates.foundCount);
   }
   const best = kept[0]?.key ?? 0;
-  if (guessed && best > assumedBest) return bestByAnyWords(plans, weights, accept, setBack, limit, best);
+  if (guessed && best > assumedBest) return bestByAnyWords(plans, weights, accept, setBack, limit, within, best);
   return kept;
 }
 
@@ -401,89 +411,6 @@ function termCeiling(plan: TermPlan): number {
     best = Math.max(best, sum);
   }
   return best;
-}
-
-/**
- * Scores records against terms, records in ascending order for each term: every option's postings are
- * read with a plain index that only moves forward, the hottest loop of a search. A term is met by its
- * best spelling that has every word, each word scored by its best option.
- */
-class TermScorer {
-  private readonly docs: Int32Array[] = [];
-  private readonly scores: Float32Array[] = [];
-  private readonly weights: number[] = [];
-  private readonly at: Int32Array;
-  /** Nested ranges: a term's spellings in formStarts, a spelling's words in wordStarts, a word's options in optionStarts. */
-  private readonly formStarts: number[] = [0];
-  private readonly wordStarts: number[] = [0];
-  private readonly optionStarts: number[] = [0];
-  /** The weakest word's weight of the spelling that met the term termScore last read. */
-  quality = 1;
-
-  constructor(plans: readonly TermPlan[]) {
-    for (const plan of plans) {
-      for (const form of plan) {
-        for (const options of form) {
-          for (const option of options) {
-            this.docs.push(option.postings.docs);
-            this.scores.push(option.postings.scores);
-            this.weights.push(option.weight);
-          }
-          this.optionStarts.push(this.docs.length);
-        }
-        this.wordStarts.push(this.optionStarts.length - 1);
-      }
-      this.formStarts.push(this.wordStarts.length - 1);
-    }
-    this.at = new Int32Array(this.docs.length);
-  }
-
-  /** Back to the first records, to read records in ascending order again. */
-  rewind(): void {
-    this.at.fill(0);
-  }
-
-  /** The score of term `t` in the record (0 when the record does not meet it); sets quality. */
-  termScore(t: number, position: number): number {
-    const { docs, scores, weights, at, formStarts, wordStarts, optionStarts } = this;
-    let best = 0;
-    let bestQuality = 1;
-    for (let f = formStarts[t]!; f < formStarts[t + 1]!; f++) {
-      let score = 0;
-      let quality = 1;
-      for (let w = wordStarts[f]!; w < wordStarts[f + 1]!; w++) {
-        let wordScore = 0;
-        let wordQuality = 0;
-        for (let o = optionStarts[w]!; o < optionStarts[w + 1]!; o++) {
-          const list = docs[o]!;
-          const i = seekForward(list, at[o]!, position);
-          at[o] = i;
-          if (i < list.length && list[i] === position) {
-            wordScore = Math.max(wordScore, weights[o]! * scores[o]![i]!);
-            wordQuality = Math.max(wordQuality, weights[o]!);
-          }
-        }
-        if (wordScore === 0) {
-          score = 0;
-          break;
-        }
-        score += wordScore;
-        quality = Math.min(quality, wordQuality);
-      }
-      if (score > best) {
-        best = score;
-        bestQuality = quality;
-      }
-    }
-    this.quality = bestQuality;
-    return best;
-  }
-}
-
-/** The word of a spelling held by the fewest records: only its records can have every word. */
-function rarestWord(form: readonly (readonly WordOption[])[]): readonly WordOption[] {
-  const records = (options: readonly WordOption[]) => options.reduce((sum, option) => sum + option.postings.docs.length, 0);
-  return form.reduce((rarest, options) => (records(options) < records(rarest) ? options : rarest));
 }
 
 /**
@@ -510,6 +437,8 @@ class Candidates {
   /** For each term, the last round of next that counted it. */
   private readonly counted: Int32Array;
   private round = 0;
+  /** Where in `within` the last record returned is, or after. */
+  private withinAt = 0;
 
   constructor(
     plans: readonly TermPlan[],
@@ -518,6 +447,8 @@ class Candidates {
     private readonly weights: readonly number[],
     /** Whether a record meeting terms that add at most `bound` and weigh `weighed` may reach the floor. */
     private readonly reaches: (bound: number, weighed: number) => boolean,
+    /** The only positions a record may be taken at (RankOptions.within), or every position. */
+    private readonly within?: Positions,
   ) {
     plans.forEach((plan, t) => {
       for (const form of plan) {
@@ -542,7 +473,7 @@ class Candidates {
 
   /** The next record that may reach the floor, or -1 when none is left. */
   next(): number {
-    const { lists, at, terms } = this;
+    const { lists, at, terms, within } = this;
     const { live } = this;
     for (;;) {
       // The pivot: the first list whose terms, with those of the lists before it, may reach the floor.
@@ -566,6 +497,20 @@ class Candidates {
         return -1;
       }
       const position = this.head(live[pivot]!);
+      if (within) {
+        // A record the filters refuse is not read: the lists move on to the next position they allow.
+        this.withinAt = seekForward(within, this.withinAt, position);
+        if (this.withinAt === within.length) {
+          live.length = 0;
+          return -1;
+        }
+        const allowed = within[this.withinAt]!;
+        if (allowed !== position) {
+          for (const list of live) if (this.head(list) < allowed) at[list] = seekForward(lists[list]!, at[list]!, allowed);
+          this.refresh();
+          continue;
+        }
+      }
       if (this.head(live[0]!) === position) {
         // Every list before the pivot is at its record: it is read, with every other list holding it.
         this.round++;
@@ -686,51 +631,6 @@ function highest(values: Float32Array, count: number): number[] {
 /** The records of the projects, ascending (listing order). */
 function projectPositions(snapshot: Snapshot, projects: readonly string[]): Positions {
   return union(projects.map((project) => snapshot.filters.project(project)));
-}
-
-/**
- * Lists merged two at a time at most: past that, merging pairwise reads the first lists again for each
- * further one (a vendor names hundreds of projects), and one sort of them all costs less.
- */
-const PAIRWISE_MERGES = 4;
-
-/** The sorted union of sorted lists, by merging (each list is ascending already), or by one sort when they are many. */
-function union(lists: readonly Positions[]): Positions {
-  const nonEmpty = lists.filter((list) => list.length > 0);
-  if (nonEmpty.length === 0) return new Int32Array(0);
-  if (nonEmpty.length === 1) return nonEmpty[0]!;
-  if (nonEmpty.length > PAIRWISE_MERGES) return sortedDistinct(nonEmpty);
-  let merged = nonEmpty[0]!;
-  for (const next of nonEmpty.slice(1)) {
-    const out = new Int32Array(merged.length + next.length);
-    let i = 0;
-    let j = 0;
-    let n = 0;
-    while (i < merged.length || j < next.length) {
-      const a = i < merged.length ? merged[i]! : Number.MAX_SAFE_INTEGER;
-      const b = j < next.length ? next[j]! : Number.MAX_SAFE_INTEGER;
-      const value = Math.min(a, b);
-      if (a === value) i++;
-      if (b === value) j++;
-      out[n++] = value;
-    }
-    merged = out.subarray(0, n);
-  }
-  return merged;
-}
-
-/** The distinct values of the lists, ascending. */
-function sortedDistinct(lists: readonly Positions[]): Positions {
-  const all = new Int32Array(lists.reduce((sum, list) => sum + list.length, 0));
-  let n = 0;
-  for (const list of lists) {
-    all.set(list, n);
-    n += list.length;
-  }
-  all.sort();
-  let kept = 0;
-  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[kept++] = all[i]!;
-  return all.subarray(0, kept);
 }
 
 function describeWordMatch(word: string, match: WordMatch): string[] {

@@ -27,13 +27,13 @@ export interface ProductVerdict {
 type EntryMatch = VersionStatus | 'no-match' | 'undecidable';
 
 /** Upper bounds of `*` (no limit) and `1.*` (the whole 1 series). */
-const STAR = /^(.*?)\.?\*$/;
+export const STAR = /^(.*?)\.?\*$/;
 /** A plain version token: what a single-version entry can be compared with as a string. */
-const TOKEN = /^[0-9A-Za-z][0-9A-Za-z._+~:-]*$/;
+export const TOKEN = /^[0-9A-Za-z][0-9A-Za-z._+~:-]*$/;
 /** Tokens that are patterns, not versions (`5.x`, `2.4.*`). */
-const PATTERN = /(?:^|\.)[xX*](?:$|\.)/;
+export const PATTERN = /(?:^|\.)[xX*](?:$|\.)/;
 /** A git commit id, full or abbreviated. */
-const COMMIT = /^[0-9a-f]{7,40}$/i;
+export const COMMIT = /^[0-9a-f]{7,40}$/i;
 /** The longest version a check reads: the CVE JSON 5 schema's limit. */
 export const MAX_CHECKED_VERSION = 1024;
 
@@ -110,7 +110,7 @@ function parsedBound(order: AnyVersionOrder, text: string): unknown {
 }
 
 /** `0` is the schema's "no lower bound"; converted older records write `unspecified`, `*` or `n/a`. */
-function isNoLowerBound(text: string): boolean {
+export function isNoLowerBound(text: string): boolean {
   return /^(?:0|\*|unspecified|n\/a)$/i.test(text);
 }
 

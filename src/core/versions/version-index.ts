@@ -1,10 +1,13 @@
 // What the version filters read of each record: its affected products with their version entries, made
 // from the record's stored details by one function (recordVersions) when a check reads them, the most
-// recently read kept within a bound; and which records name each package and CPE, built once per snapshot,
-// in steps, on first use. A list filtered by project and version checks only the project's records.
-import type { AffectedProduct, RecordDetails } from '../../contract/index.js';
+// recently read kept within a bound; which records name each package and CPE; and each project's ranges
+// ordered by version (range-index.ts), which find the records a version of the project affects without
+// checking the others. Built once per snapshot, in steps, on first use.
+import type { AffectedProduct, RecordDetails, VersionStatus } from '../../contract/index.js';
 import { ANY, type CpeAttributes, isSpecific, matchesProduct, overlaps, PRODUCT, parseRecordCpe, VENDOR, VERSION } from './cpe-name.js';
 import { productPackageKey } from './package-key.js';
+import { namedIn, projectNameKeys } from './product-names.js';
+import { type RangeAnswer, type RangeIndex, RangeIndexBuilder } from './range-index.js';
 import { type CheckedDetails, checkRecord, checkRecordBy, type RecordVerdict, UNKNOWN } from './record-check.js';
 import { checkProduct } from './version-check.js';
 
@@ -47,20 +50,6 @@ function slimProduct(product: AffectedProduct): AffectedProduct {
         }))
       : (NONE as never[]),
   };
-}
-
-/** Lower case, `_` as a space: how a product's name is compared with a project's names (CISA-ADP writes CPE tokens). */
-export function nameKey(name: string): string {
-  return name.toLowerCase().replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
-}
-
-/**
- * Whether a product is one of the names given (a project and its other spellings). A record's project is
- * named from one of its products; a record whose products all name others (a vendor, a repository) is
- * checked on all of them.
- */
-function namedIn(names: ReadonlySet<string>): (product: AffectedProduct) => boolean {
-  return (product) => [product.product, product.packageName].some((name) => name !== null && names.has(nameKey(name)));
 }
 
 /** A CPE query with the version it is checked at (its own version attribute, or the list's `version`). */
@@ -124,6 +113,7 @@ export class VersionIndex {
     private readonly packages: ReadonlyMap<string, Int32Array>,
     /** Positions of the records naming a CPE, by `vendor:product`, `vendor:` and `:product`. */
     private readonly cpeNames: ReadonlyMap<string, Int32Array>,
+    private readonly ranges: RangeIndex,
     keptWeight: number,
   ) {
     this.#records = new ParsedRecords(details, keptWeight);
@@ -136,6 +126,15 @@ export class VersionIndex {
     const selects = namedIn(names);
     const named = [...record.affected, ...(record.adpAffected ?? [])].some(selects);
     return checkRecord(record, version, named ? selects : undefined);
+  }
+
+  /**
+   * The records of a project (by its code in the table) whose status at a version is one asked for, by the
+   * project's ranges, and those the ranges leave to checkProject; undefined when the version is not one the
+   * ranges answer for.
+   */
+  findInProject(project: number, version: string, asked: ReadonlySet<VersionStatus>): RangeAnswer | undefined {
+    return this.ranges.find(project, version, asked);
   }
 
   /** The records naming a package, in listing order. */
@@ -230,20 +229,54 @@ class PositionLists {
   }
 }
 
-/**
- * The index of a snapshot's records: which records name each package and CPE, read from their details a
- * thousand at a time (a step each). The products themselves are parsed again when a check reads them.
- */
-export function* versionIndexSteps(
-  size: number,
+/** What the index is built from: each record's stored details and its project. */
+export interface VersionSource {
+  readonly size: number;
+  details(position: number): string | undefined;
+  /** The record's project, as its code in the table. */
+  projectOf(position: number): number;
+  /** A project's name keys (its canonical name and other spellings), by its code. */
+  projectNames(project: number): ReadonlySet<string>;
+}
+
+/** A source read from a snapshot's table, texts and project spellings. */
+export function snapshotVersionSource(
+  table: { readonly size: number; readonly projectOf: ArrayLike<number>; readonly projectNames: readonly string[] },
   details: (position: number) => string | undefined,
-  keptWeight = KEPT_WEIGHT,
-): Generator<void, VersionIndex, void> {
+  aliases: ReadonlyMap<string, readonly string[]>,
+): VersionSource {
+  const names = new Map<number, ReadonlySet<string>>();
+  return {
+    size: table.size,
+    details,
+    projectOf: (position) => table.projectOf[position]!,
+    projectNames(project) {
+      let keys = names.get(project);
+      if (keys === undefined) {
+        const name = table.projectNames[project]!;
+        keys = projectNameKeys(name, aliases.get(name) ?? []);
+        names.set(project, keys);
+      }
+      return keys;
+    },
+  };
+}
+
+/**
+ * The index of a snapshot's records: which records name each package and CPE, and each project's ranges,
+ * read from their details a thousand at a time (a step each), then each project's ranges sorted (a step
+ * each). The products themselves are parsed again when a check reads them.
+ */
+export function* versionIndexSteps(source: VersionSource, keptWeight = KEPT_WEIGHT): Generator<void, VersionIndex, void> {
+  const { size, details } = source;
   const packages = new PositionLists();
   const cpeNames = new PositionLists();
+  const ranges = new RangeIndexBuilder();
   for (let position = 0; position < size; position++) {
     const json = details(position);
     const record = json === undefined ? undefined : recordVersions(JSON.parse(json) as RecordDetails);
+    const project = source.projectOf(position);
+    ranges.add(position, project, record, source.projectNames(project));
     for (const product of record === undefined ? [] : productsOf(record)) {
       const key = productPackageKey(product);
       if (key !== undefined) packages.add(key, position);
@@ -256,10 +289,5 @@ export function* versionIndexSteps(
     }
     if (position % 1000 === 999) yield;
   }
-  return new VersionIndex(details, packages.done(), cpeNames.done(), keptWeight);
-}
-
-/** The name keys of a project: its canonical name and its other spellings. */
-export function projectNameKeys(project: string, aliases: readonly string[]): ReadonlySet<string> {
-  return new Set([project, ...aliases].map(nameKey));
+  return new VersionIndex(details, packages.done(), cpeNames.done(), yield* ranges.done(), keptWeight);
 }

@@ -2,7 +2,8 @@
 // reads them: an index that may keep almost nothing answers every check as one that keeps everything.
 import { describe, expect, it } from 'vitest';
 import { createSnapshot } from '../../../src/core/snapshot.js';
-import { projectNameKeys, type VersionIndex, versionIndexSteps } from '../../../src/core/versions/version-index.js';
+import { projectNameKeys } from '../../../src/core/versions/product-names.js';
+import { snapshotVersionSource, type VersionIndex, versionIndexSteps } from '../../../src/core/versions/version-index.js';
 import { loadDefaultCatalog } from '../../support/app.js';
 
 function build(steps: Generator<void, VersionIndex, void>): VersionIndex {
@@ -14,9 +15,9 @@ function build(steps: Generator<void, VersionIndex, void>): VersionIndex {
 describe('the version index', () => {
   it('answers the same checks whether it keeps every parsed record or evicts all but a few', async () => {
     const snapshot = createSnapshot(await loadDefaultCatalog());
-    const details = (position: number) => snapshot.texts.details(position);
-    const whole = build(versionIndexSteps(snapshot.size, details));
-    const tiny = build(versionIndexSteps(snapshot.size, details, 50));
+    const source = snapshotVersionSource(snapshot.table, (position) => snapshot.texts.details(position), snapshot.aliases);
+    const whole = build(versionIndexSteps(source));
+    const tiny = build(versionIndexSteps(source, 50));
     const names = projectNameKeys('Linux', snapshot.aliases.get('Linux') ?? []);
     const positions = [...snapshot.filters.project('Linux')];
     let affected = 0;
