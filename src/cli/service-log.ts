@@ -17,7 +17,10 @@ export function serviceLog(level: string, out: Writable & { isTTY?: boolean; fd?
   }
   // Buffered, asynchronous writes: one syscall per 4 KiB of log instead of one per request line. The
   // buffer is flushed at least once a second (by serve), so a quiet server's lines do not wait for
-  // traffic, and when the server closes.
-  const destination = pino.destination({ dest: out.fd ?? 1, sync: false, minLength: 4096 });
-  return { logger: pino({ level }, destination), flush: (done) => destination.flush(done ? () => done() : undefined) };
+  // traffic, and when the server closes. The buffer holds bytes, each line converted as it comes: buffering
+  // strings, the destination measured the UTF-8 length of all it held at every line (a copy and a count of
+  // about 2 KiB per request line, a tenth of a get-one's instructions; docs/PERFORMANCE.md, issue 29).
+  const destination = pino.destination({ dest: out.fd ?? 1, sync: false, minLength: 4096, contentMode: 'buffer' });
+  const lines = { write: (line: string) => destination.write(Buffer.from(line) as unknown as string) };
+  return { logger: pino({ level }, lines), flush: (done) => destination.flush(done ? () => done() : undefined) };
 }

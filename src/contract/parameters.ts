@@ -11,7 +11,8 @@ export const QUERY_READING =
   'CVE ids in any spelling, project names (typos and aliases tolerated), vendors ("cisco", "qualcomm"), status words ' +
   '("public", "not yet public"), years ("in 2024", "since 2023"), publication dates ("since March 2024", "last month", ' +
   '"recent"), severity ("critical", "high severity", "cvss 9"), exploitation ("actively exploited", "in KEV"), weaknesses ' +
-  '("CWE-79", "xss", "sqli", "rce") and free text, in everyday wording ("problems in fortinet products")';
+  '("CWE-79", "xss", "sqli", "rce"), a version beside a project ("openssl 3.0.7": the records saying it is affected) and ' +
+  'free text, in everyday wording ("problems in fortinet products")';
 
 /** The longest version the version filters take: real versions are far shorter, and each check reads it once per range. */
 export const MAX_VERSION_PARAMETER_LENGTH = 128;

@@ -29,12 +29,7 @@ export class Derived<T> {
 
   /** The value, built here and now (in one go) if no one built it yet. */
   get(): T {
-    if (this.#value === undefined) {
-      const steps = this.steps();
-      let step = steps.next();
-      while (!step.done) step = steps.next();
-      this.#keep(step.value);
-    }
+    if (this.#value === undefined) this.#keep(settled(this.steps()));
     return this.#value!;
   }
 
@@ -44,6 +39,13 @@ export class Derived<T> {
     this.#pending ??= inSteps(this.steps()).then((value) => this.#keep(value));
     return this.#pending;
   }
+}
+
+/** What steps give, run here and now without pausing. */
+export function settled<T>(steps: Generator<void, T, void>): T {
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
 }
 
 /** A generator's value, run step by step with the event loop given back between steps. */

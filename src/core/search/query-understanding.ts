@@ -1,7 +1,7 @@
 // What a search query asks for, read by fixed rules so that the same text always means the same thing
 // and every rule that fired can be shown to the caller. Knows nothing of the catalog: which words name
 // a project is decided later, against the index.
-import { MAX_QUERY_LENGTH, type RecordStatus, type Severity } from '../../contract/index.js';
+import { MAX_QUERY_LENGTH, MAX_VERSION_PARAMETER_LENGTH, type RecordStatus, type Severity } from '../../contract/index.js';
 import { NO_TOPIC_WORDS } from './no-topic-words.js';
 import { aliasOf, type ProjectAlias } from './project-aliases.js';
 import { CVSS_SPELLING, CWE_SPELLING, cweId, exploitationPhrase, severitiesReaching, severityPhrase } from './risk-words.js';
@@ -45,6 +45,11 @@ export interface QueryUnderstanding {
   readonly kev: boolean | undefined;
   /** CWE ids a result names one of, canonical spelling (`CWE-79`); empty means any. */
   readonly cwes: readonly string[];
+  /**
+   * A version the question asks about ("openssl 3.0.7", "is log4j 2.14.1 vulnerable"): results are the
+   * records saying it is affected, for the projects the question names (search.ts); undefined means any.
+   */
+  readonly version: string | undefined;
   /** The words left to search for, in query order. */
   readonly terms: readonly QueryTerm[];
   readonly ignored: readonly string[];
@@ -62,6 +67,11 @@ export const MAX_IDS = 50;
 const ID_SPELLING = /\bcve[\s_-]*(\d{4})[\s_-]*(\d{4,})(?![0-9a-z])|(?<![0-9a-z_-])(\d{4})[_-](\d{4,})(?![0-9a-z])/gi;
 // Hyphens that word processors and phones substitute for `-` in pasted identifiers.
 const DASHES = /[\u2010-\u2015\u2212]/g;
+
+// A version: dotted numbers (at least two parts, so a year or a count is not one), an optional `v`, and
+// what releases append ("1.0.2k", "2.14.1-rc1", "5.4.0+deb"). Read before identifiers, which it never
+// matches (they have no dot).
+const VERSION_SPELLING = /(?<![\p{L}\p{N}._+~-])v?(\d+(?:\.\d+)+(?:[a-z]\w*)?(?:[-+~][0-9a-z]+(?:\.[0-9a-z]+)*)*)(?![\p{L}\p{N}]|\.\d)/giu;
 
 const FIRST_CVE_YEAR = 1999;
 const LAST_YEAR = 2100;
@@ -104,6 +114,7 @@ export function understandQuery(text: string, context: QueryContext = {}): Query
   let idOverflow = false;
   const cwes: string[] = [];
   let minimumScore: number | undefined;
+  const versions: string[] = [];
   const rest = query
     .normalize('NFKC')
     .replace(DASHES, '-')
@@ -114,6 +125,10 @@ export function understandQuery(text: string, context: QueryContext = {}): Query
     })
     .replace(CVSS_SPELLING, (_match, score: string) => {
       minimumScore = Math.max(minimumScore ?? 0, Number(score));
+      return ' ';
+    })
+    .replace(VERSION_SPELLING, (_match, version: string) => {
+      if (version.length <= MAX_VERSION_PARAMETER_LENGTH && !versions.includes(version)) versions.push(version);
       return ' ';
     })
     .replace(ID_SPELLING, (_match, ...groups: unknown[]) => {
@@ -204,7 +219,8 @@ export function understandQuery(text: string, context: QueryContext = {}): Query
     namedSeverities.length > 0 ||
     minimumScore !== undefined ||
     kev !== undefined ||
-    cwes.length > 0;
+    cwes.length > 0 ||
+    versions.length > 0;
   const topical = terms.filter((term) => !NO_TOPIC_WORDS.has(term.word));
   if (topical.length < terms.length && (topical.length > 0 || asksSomething)) {
     for (const term of terms) if (NO_TOPIC_WORDS.has(term.word)) ignored.push(term.word);
@@ -221,6 +237,8 @@ export function understandQuery(text: string, context: QueryContext = {}): Query
     ...describeSeverities(namedSeverities, minimumScore, severities),
     ...(kev === undefined ? [] : [kev ? 'known exploited (in CISA KEV)' : 'not known exploited (not in CISA KEV)']),
     ...(cwes.length > 0 ? [`weakness ${cwes.join(' or ')}`] : []),
+    ...(versions.length > 0 ? [`version ${versions[0]}`] : []),
+    ...(versions.length > 1 ? [`only the first version is checked (not ${versions.slice(1).join(', ')})`] : []),
     ...terms.flatMap((term) => (term.alias ? [`alias ${term.alias.alias} → ${term.alias.target}`] : [])),
     ...terms.flatMap((term) =>
       term.security ? [`${term.word} → ${term.security.phrases.join(' or ')} (${term.security.cwes.join(', ')})`] : [],
@@ -232,7 +250,8 @@ export function understandQuery(text: string, context: QueryContext = {}): Query
     ...(idOverflow ? [`only the first ${MAX_IDS} identifiers are looked up`] : []),
     ...(cut ? [`only the first ${MAX_QUERY_LENGTH} characters are read`] : []),
   ];
-  return { query, ids, statuses, years: range, published, severities, kev, cwes, terms, ignored, explanation };
+  const version = versions[0];
+  return { query, ids, statuses, years: range, published, severities, kev, cwes, version, terms, ignored, explanation };
 }
 
 /** The query cut to MAX_QUERY_LENGTH characters, never between the two halves of a surrogate pair. */

@@ -36,6 +36,11 @@ export interface Ranking {
 export interface RankOptions {
   /** Whether the question asks about status: then cleared ids without a public record are not set back. */
   readonly statusAsked: boolean;
+  /**
+   * Positions, ascending, holding every record `accept` may take (the shortest list of a filter, cut to
+   * the years asked for), when a filter has one: records between them are not read.
+   */
+  readonly within?: Positions;
 }
 
 /** Top of each band; a record found by its words is scaled into (0, text]. */
@@ -156,7 +161,7 @@ export function rankByWords(
   if (top.floor <= SCORE_BANDS.text) {
     const plans = known.map((t) => withNamings(snapshot, textPlans[t]!, named, t));
     const weights = known.map((t) => (namedTerms.has(t) ? NAMING_COORDINATION : 1));
-    const found = bestByAnyWords(plans, weights, accept, setBack, limit);
+    const found = bestByAnyWords(plans, weights, accept, setBack, limit, options.within);
     offerScaled(top, found, (share) => SCORE_BANDS.text * share);
   }
   return { ranked: top.ranked(), explanation };
@@ -271,6 +276,7 @@ function bestByAnyWords(
   accept: (position: number) => boolean,
   setBack: (position: number) => boolean,
   limit: number,
+  within: Positions | undefined,
   knownBest?: number,
 ): Scored[] {
   const kept: Scored[] = [];
@@ -280,10 +286,13 @@ function bestByAnyWords(
   // What the best relevance is taken to be, at most (TIE_GROWTH).
   let assumedBest = knownBest ?? ceilings.reduce((sum, ceiling) => sum + ceiling, 0);
   const all = weights.reduce((sum, weight) => sum + weight, 0);
+  // The reward for each count of words met (weights are whole numbers), worked out once: a power in the
+  // bound of every record read was a tenth of a common-word question's time.
+  const coordinations = Float64Array.from({ length: all + 1 }, (_, met) => coordination(met, all));
   // The most a record can reach with `score` from the terms read, meeting `met` of them, when the terms
   // left can add `rest` and weigh `weighed`.
   const reach = (score: number, met: number, rest: number, weighed: number) =>
-    (score + rest) * coordination(met + weighed, all) * (1 + BOUND_MARGIN);
+    (score + rest) * coordinations[met + weighed]! * (1 + BOUND_MARGIN);
   // Terms from the highest ceiling down: a record's terms are read in this order.
   const order = plans.map((_, t) => t).sort((a, b) => ceilings[b]! - ceilings[a]! || a - b);
   // What a record must reach to be kept: the limit-th best so far, less TIE_SHARE of the best.
@@ -292,7 +301,7 @@ function bestByAnyWords(
     floor = kept[limit - 1]!.key - TIE_SHARE * assumedBest;
     while (kept[kept.length - 1]!.key < floor) kept.pop();
   };
-  const candidates = new Candidates(plans, order, ceilings, weights, (bound, weighed) => reach(0, 0, bound, weighed) >= floor);
+  const candidates = new Candidates(plans, order, ceilings, weights, (bound, weighed) => reach(0, 0, bound, weighed) >= floor, within);
   // The terms a record met, in the terms' own order, with their scores.
   const metTerms = new Int32Array(plans.length);
   const metScores = new Float64Array(plans.length);
@@ -335,7 +344,7 @@ function bestByAnyWords(
     // Summed in the terms' own order, as a full evaluation sums them, so equal records score equal to the bit.
     let sum = 0;
     for (let i = 0; i < metCount; i++) sum += metScores[i]!;
-    const key = sum * coordination(met, all) * weakest * (setBack(position) ? NOT_PUBLIC_WEIGHT : 1);
+    const key = sum * coordinations[met]! * weakest * (setBack(position) ? NOT_PUBLIC_WEIGHT : 1);
     if (key < floor) return;
     let at = kept.length;
     while (at > 0 && kept[at - 1]!.key < key) at--;
@@ -389,7 +398,7 @@ function bestByAnyWords(
     consider(position, position <= checkedTo ? runBounds : ceilings, candidates.found, candidates.foundCount);
   }
   const best = kept[0]?.key ?? 0;
-  if (guessed && best > assumedBest) return bestByAnyWords(plans, weights, accept, setBack, limit, best);
+  if (guessed && best > assumedBest) return bestByAnyWords(plans, weights, accept, setBack, limit, within, best);
   return kept;
 }
 
@@ -428,6 +437,8 @@ class Candidates {
   /** For each term, the last round of next that counted it. */
   private readonly counted: Int32Array;
   private round = 0;
+  /** Where in `within` the last record returned is, or after. */
+  private withinAt = 0;
 
   constructor(
     plans: readonly TermPlan[],
@@ -436,6 +447,8 @@ class Candidates {
     private readonly weights: readonly number[],
     /** Whether a record meeting terms that add at most `bound` and weigh `weighed` may reach the floor. */
     private readonly reaches: (bound: number, weighed: number) => boolean,
+    /** The only positions a record may be taken at (RankOptions.within), or every position. */
+    private readonly within?: Positions,
   ) {
     plans.forEach((plan, t) => {
       for (const form of plan) {
@@ -460,7 +473,7 @@ class Candidates {
 
   /** The next record that may reach the floor, or -1 when none is left. */
   next(): number {
-    const { lists, at, terms } = this;
+    const { lists, at, terms, within } = this;
     const { live } = this;
     for (;;) {
       // The pivot: the first list whose terms, with those of the lists before it, may reach the floor.
@@ -484,6 +497,20 @@ class Candidates {
         return -1;
       }
       const position = this.head(live[pivot]!);
+      if (within) {
+        // A record the filters refuse is not read: the lists move on to the next position they allow.
+        this.withinAt = seekForward(within, this.withinAt, position);
+        if (this.withinAt === within.length) {
+          live.length = 0;
+          return -1;
+        }
+        const allowed = within[this.withinAt]!;
+        if (allowed !== position) {
+          for (const list of live) if (this.head(list) < allowed) at[list] = seekForward(lists[list]!, at[list]!, allowed);
+          this.refresh();
+          continue;
+        }
+      }
       if (this.head(live[0]!) === position) {
         // Every list before the pivot is at its record: it is read, with every other list holding it.
         this.round++;

@@ -1,6 +1,6 @@
 // Filters that explain themselves: when the severity, time, year, exploitation or weakness words of a
 // question leave no record, the nearest answer is shown instead, and the reading says which word gave
-// way ("no record with severity critical: showing severity high"). One filter gives way at a time, the
+// way ("no record with severity critical: showing severity high"), a version last. One filter gives way at a time, the
 // one that says least about the topic first; status words never do, since "not yet public" that finds
 // nothing is itself the answer.
 import { SEVERITIES, type Severity } from '../../contract/index.js';
@@ -33,8 +33,9 @@ export function relax(understanding: QueryUnderstanding): Relaxation | undefined
   return relaxed && asksSomething(relaxed.understanding) ? relaxed : undefined;
 }
 
-function asksSomething({ terms, statuses, years, published, severities, kev, cwes }: QueryUnderstanding): boolean {
+function asksSomething({ terms, statuses, years, published, severities, kev, cwes, version }: QueryUnderstanding): boolean {
   return (
+    version !== undefined ||
     terms.length > 0 ||
     statuses.length > 0 ||
     years !== undefined ||
@@ -46,7 +47,7 @@ function asksSomething({ terms, statuses, years, published, severities, kev, cwe
 }
 
 function nextRelaxation(understanding: QueryUnderstanding): Relaxation | undefined {
-  const { severities, published, years, kev, cwes } = understanding;
+  const { severities, published, years, kev, cwes, version } = understanding;
   if (severities !== undefined && severities.length > 0) {
     const wider = widened(severities);
     if (wider.length > severities.length) {
@@ -72,6 +73,13 @@ function nextRelaxation(understanding: QueryUnderstanding): Relaxation | undefin
   }
   if (cwes.length > 0) {
     return { understanding: { ...understanding, cwes: [] }, reading: `no record names ${cwes.join(' or ')}: showing any weakness` };
+  }
+  // Last: the version is the most exact thing asked, and its records are the answer when there are any.
+  if (version !== undefined) {
+    return {
+      understanding: { ...understanding, version: undefined },
+      reading: `no record says version ${version} is affected: showing any version`,
+    };
   }
   return undefined;
 }

@@ -1,8 +1,10 @@
 // Record search: identifiers, project names, status and year words, and ranked free text, with the
 // reading of the query returned beside the hits so a caller can show why each record is there.
 import { SEVERITIES } from '../../contract/index.js';
+import { inSteps, settled } from '../derived.js';
 import { namesCwe, STATUS_CODES } from '../record-table.js';
 import type { RecordEntry, Snapshot } from '../snapshot.js';
+import { type AskedVersion, askedVersionSteps } from './asked-version.js';
 import { type QueryUnderstanding, understandQuery, yearMatches } from './query-understanding.js';
 import { rankByWords } from './ranking.js';
 import { relax } from './relaxation.js';
@@ -38,8 +40,21 @@ export function queryToSearch(text: string | undefined): string {
 const MAX_RELAXATIONS = 8;
 
 export function search(snapshot: Snapshot, text: string, limit: number): SearchResult {
-  const understanding = understandQuery(queryToSearch(text), { lastVerified: snapshot.lastVerified });
-  let found = answer(snapshot, understanding, limit);
+  const understanding = understand(snapshot, text);
+  return searchUnderstood(snapshot, understanding, limit, settled(askedVersionSteps(snapshot, understanding)));
+}
+
+function understand(snapshot: Snapshot, text: string): QueryUnderstanding {
+  return understandQuery(queryToSearch(text), { lastVerified: snapshot.lastVerified });
+}
+
+function searchUnderstood(
+  snapshot: Snapshot,
+  understanding: QueryUnderstanding,
+  limit: number,
+  version: AskedVersion | undefined,
+): SearchResult {
+  let found = answer(snapshot, understanding, limit, version);
   // Identifiers asked for by name are answered as they are: a relaxed filter would not bring them back.
   if (understanding.ids.length > 0) return found;
   const readings: string[] = [];
@@ -49,22 +64,24 @@ export function search(snapshot: Snapshot, text: string, limit: number): SearchR
     if (!relaxed) break;
     reading = relaxed.understanding;
     readings.push(relaxed.reading);
-    const next = answer(snapshot, reading, limit);
+    const next = answer(snapshot, reading, limit, reading.version === undefined ? undefined : version);
     if (next.hits.length > 0) found = { ...next, understanding, explanation: [...found.explanation, ...readings] };
   }
   return found;
 }
 
 /** The records that meet one reading of a query. */
-function answer(snapshot: Snapshot, understanding: QueryUnderstanding, limit: number): SearchResult {
+function answer(snapshot: Snapshot, understanding: QueryUnderstanding, limit: number, version: AskedVersion | undefined): SearchResult {
   const { ids, statuses, years, published, severities, kev, cwes, terms } = understanding;
   const { table } = snapshot;
+  const affected = version?.affected;
   const statusCodes = statuses.map((wanted) => STATUS_CODES.indexOf(wanted));
   const severityCodes = severities?.map((wanted) => SEVERITIES.indexOf(wanted));
   const kevCode = kev === undefined ? undefined : kev ? 1 : 0;
   const cweCodeOf = new Map(cwes.map((cwe) => [cwe, snapshot.filters.cweCode(cwe)]));
   const cweCodes = [...cweCodeOf.values()].filter((code) => code !== undefined);
   const accept = (position: number) =>
+    (affected === undefined || affected.has(position)) &&
     (statusCodes.length === 0 || statusCodes.includes(table.status[position]!)) &&
     yearMatches(years, table.year[position]!) &&
     inDays(published, table.published[position]!) &&
@@ -76,7 +93,7 @@ function answer(snapshot: Snapshot, understanding: QueryUnderstanding, limit: nu
   const result = (hits: SearchHit[], extra: readonly string[] = []): SearchResult => ({
     hits: hits.slice(0, Math.max(0, limit)),
     understanding,
-    explanation: [...understanding.explanation, ...unnamedCwes, ...extra],
+    explanation: [...understanding.explanation, ...unnamedCwes, ...(version ? [version.explanation] : []), ...extra],
   });
 
   const named = ids.flatMap((id) => {
@@ -87,16 +104,18 @@ function answer(snapshot: Snapshot, understanding: QueryUnderstanding, limit: nu
 
   if (terms.length === 0) {
     if (ids.length > 0) return result(named, missing);
-    return result(newest(snapshot, understanding, accept, limit), ['no words to rank by: newest first']);
+    return result(newest(snapshot, filteredPositions(snapshot, understanding), accept, limit), ['no words to rank by: newest first']);
   }
 
   // Ask for as many more as there are named identifiers, which may be among the ranked records too; for
   // none when no record meets the filters, found by a walk of their shortest list: ranking would read
   // every record holding a word to refuse each, and a question whose filters leave nothing is ranked
   // again at each filter relaxed. The words are still read, for what they are explained as.
-  const wanted = newest(snapshot, understanding, accept, 1).length > 0 ? Math.max(0, limit) + named.length : 0;
+  const within = filteredPositions(snapshot, understanding);
+  const wanted = newest(snapshot, within, accept, 1).length > 0 ? Math.max(0, limit) + named.length : 0;
   const { ranked, explanation } = rankByWords(snapshot, snapshot.search.get(), terms, accept, wanted, {
     statusAsked: statuses.length > 0,
+    ...(within.length < snapshot.size ? { within } : {}),
   });
   const seen = new Set(named.map((hit) => hit.entry.position));
   const byWords = ranked.flatMap(({ position, score }) => (seen.has(position) ? [] : [{ entry: snapshot.entryAt(position), score }]));
@@ -109,7 +128,10 @@ function answer(snapshot: Snapshot, understanding: QueryUnderstanding, limit: nu
  */
 export async function searchWhenReady(snapshot: Snapshot, text: string, limit: number): Promise<SearchResult> {
   await snapshot.search.prepare();
-  return search(snapshot, text, limit);
+  const understanding = understand(snapshot, text);
+  // A version is checked on the version index, built in steps on first use as the search index is.
+  if (understanding.version !== undefined) await snapshot.versions.prepare();
+  return searchUnderstood(snapshot, understanding, limit, await inSteps(askedVersionSteps(snapshot, understanding)));
 }
 
 /** The hits of `search`, for callers that do not show the explanation. */
@@ -117,26 +139,39 @@ export function searchRecords(snapshot: Snapshot, text: string, limit: number): 
   return search(snapshot, text, limit).hits;
 }
 
-/** Records meeting the status, year, severity, exploitation and weakness words, newest first, at one neutral score. */
-function newest(snapshot: Snapshot, understanding: QueryUnderstanding, accept: (position: number) => boolean, limit: number): SearchHit[] {
-  const { years } = understanding;
-  const positions = shortestList(snapshot, understanding);
-  const { year } = snapshot.table;
+/** The first `limit` of `positions` that `accept` takes, newest first (listing order), at one neutral score. */
+function newest(snapshot: Snapshot, positions: Int32Array, accept: (position: number) => boolean, limit: number): SearchHit[] {
   const hits: SearchHit[] = [];
-  // Listing order is newest year first, so the years asked for are one run: bisect to its start.
-  let low = 0;
-  let high = positions.length;
-  while (years?.to !== undefined && low < high) {
-    const middle = (low + high) >>> 1;
-    if (year[positions[middle]!]! > years.to) low = middle + 1;
-    else high = middle;
-  }
-  for (let i = low; i < positions.length && hits.length < limit; i++) {
+  for (let i = 0; i < positions.length && hits.length < limit; i++) {
     const position = positions[i]!;
-    if (years?.from !== undefined && year[position]! < years.from) break;
     if (accept(position)) hits.push({ entry: snapshot.entryAt(position), score: FILTER_ONLY_SCORE });
   }
   return hits;
+}
+
+/**
+ * Positions holding every record the filters may take: the shortest list of a filter (shortestList),
+ * cut to the years asked for. Listing order is newest year first, so those years are one run of it,
+ * found by bisection.
+ */
+function filteredPositions(snapshot: Snapshot, understanding: QueryUnderstanding): Int32Array {
+  const { years } = understanding;
+  const positions = shortestList(snapshot, understanding);
+  const { year } = snapshot.table;
+  // The first position whose year is at or below `bound`.
+  const firstAtOrBelow = (bound: number) => {
+    let low = 0;
+    let high = positions.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (year[positions[middle]!]! > bound) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  const start = years?.to === undefined ? 0 : firstAtOrBelow(years.to);
+  const end = years?.from === undefined ? positions.length : firstAtOrBelow(years.from - 1);
+  return positions.subarray(start, Math.max(start, end));
 }
 
 /**

@@ -67,8 +67,8 @@ details say what it is and how bad: description, CVSS scores with vectors and se
 - [Atom feed](${links.feed}) of the ${FEED_ENTRIES} most recently published records; \`?project=\` for one project.
 - [Search](${links.ask}): NLWeb \`?query=\`, JSON or Server-Sent Events, results scored 0 to 1. A query may hold
   ${QUERY_READING}; \`understood\` says how it was read. Any word may match (records meeting more of them first);
-  a severity, date, year, exploitation or weakness word that leaves nothing gives way to the nearest answer, and
-  \`understood\` says so.
+  a severity, date, year, exploitation or weakness word, or a version, that leaves nothing gives way to the
+  nearest answer, and \`understood\` says so.
 - [Capabilities](${links.capabilities}), [health](${links.health}), [sandbox](${links.sandbox}).
 
 ## Optional

@@ -12,7 +12,7 @@ import { registerDraining } from './draining.js';
 import { setEdgeHeaders } from './edge-headers.js';
 import type { RatePolicy, RateStore } from './rate-limit/gcra.js';
 import { type Limiter, registerRateLimit } from './rate-limit/rate-limit.js';
-import { logRequest } from './request-log.js';
+import { requestLogOf } from './request-log.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -85,6 +85,7 @@ export function registerEdge(app: FastifyInstance, options: EdgeOptions): void {
     });
   }
   if (on('request-log')) {
+    const logRequest = requestLogOf(app.log);
     app.addHook('onResponse', (request, reply, done) => {
       logRequest(request, reply);
       done();

@@ -1,0 +1,109 @@
+// Issue 29: the request line is built by hand for the service's pino logger, and must be exactly what
+// pino's own `info` writes for the same fields; any other logger gets the fields through `info`.
+import { Writable } from 'node:stream';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createCursorCodec } from '../../../src/core/cursor.js';
+import { createSnapshot } from '../../../src/core/snapshot.js';
+import { SnapshotStore } from '../../../src/core/snapshot-store.js';
+import { requestLogOf } from '../../../src/http/edge/request-log.js';
+import { buildServer } from '../../../src/http/server.js';
+import { fixtureCatalog, testConfig } from '../../support/app.js';
+
+function sink(): { stream: Writable; lines: string[] } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write: (chunk, _encoding, done) => {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { stream, lines };
+}
+
+/** A request and reply with just what the line reads. */
+function exchange(url: string, route: string | undefined) {
+  const request = { id: 'b3c1d2e4-0000-4000-8000-000000000001', method: 'GET', url, routeOptions: { url: route }, client: '203.0.113.9' };
+  const reply = { statusCode: 200, elapsedTime: 1.23456 };
+  return { request: request as unknown as FastifyRequest, reply: reply as unknown as FastifyReply };
+}
+
+const fieldsOf = (url: string, route: string | null) => ({
+  reqId: 'b3c1d2e4-0000-4000-8000-000000000001',
+  method: 'GET',
+  url,
+  route,
+  status: 200,
+  ms: 1.23,
+  client: '203.0.113.9',
+});
+
+const flushed = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('the request line', () => {
+  it("is byte for byte what pino's info writes for the same fields, escapes and all", async () => {
+    for (const [url, route] of [
+      ['/api/v1/cve-records/CVE-2024-0001', '/api/v1/cve-records/:id'],
+      ['/a?q="quoted"\\back\u0001é€\ud800', '/*'],
+      ['/no-such-path', undefined],
+    ] as const) {
+      const { stream, lines } = sink();
+      const logger = pino({ level: 'info', timestamp: () => ',"time":1700000000000' }, stream);
+      const { request, reply } = exchange(url, route);
+      requestLogOf(logger)(request, reply);
+      logger.info(fieldsOf(url, route ?? null), 'request');
+      await flushed();
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toBe(lines[1]);
+      expect(JSON.parse(lines[0]!)).toMatchObject({ level: 30, msg: 'request', url, route: route ?? null, status: 200, ms: 1.23 });
+    }
+  });
+
+  it('writes nothing below the logger level, and follows a level changed later', async () => {
+    const { stream, lines } = sink();
+    const logger = pino({ level: 'warn' }, stream);
+    const log = requestLogOf(logger);
+    const { request, reply } = exchange('/x', '/x');
+    log(request, reply);
+    logger.level = 'info';
+    log(request, reply);
+    await flushed();
+    expect(lines).toHaveLength(1);
+  });
+
+  it('gives a logger that rewrites lines (here a mixin and a formatter) the fields through info, so they apply', async () => {
+    const { stream, lines } = sink();
+    const logger = pino(
+      { level: 'info', mixin: () => ({ service: 'cve' }), formatters: { log: (object) => ({ ...object, formatted: true }) } },
+      stream,
+    );
+    const { request, reply } = exchange('/x', '/x');
+    requestLogOf(logger as unknown as FastifyBaseLogger)(request, reply);
+    await flushed();
+    expect(JSON.parse(lines[0]!)).toMatchObject({ service: 'cve', formatted: true, reqId: request.id, msg: 'request' });
+  });
+
+  it('is written once per request by the served server, with its route, status and id', async () => {
+    const { stream, lines } = sink();
+    const config = testConfig();
+    const app = await buildServer(
+      { config, store: new SnapshotStore(createSnapshot(fixtureCatalog)), cursors: createCursorCodec(config.cursorSecret) },
+      { logger: pino({ level: 'info' }, stream) },
+    );
+    const response = await app.inject({ url: '/api/v1/cve-records?limit=2' });
+    await flushed();
+    await app.close();
+    const requestLines = lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'request');
+    expect(requestLines).toEqual([
+      expect.objectContaining({
+        reqId: response.headers['x-request-id'],
+        method: 'GET',
+        url: '/api/v1/cve-records?limit=2',
+        route: '/api/v1/cve-records',
+        status: 200,
+        client: '127.0.0.1',
+      }),
+    ]);
+  });
+});
