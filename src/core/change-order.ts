@@ -24,17 +24,66 @@ export interface ChangePoint {
 
 export function changeOrder(table: RecordTable, removed: readonly CatalogRemoval[]): ChangeOrder {
   const times = new Float64Array(table.size);
-  for (let position = 0; position < times.length; position++) {
-    const time = table.changed.get(position) ?? table.modified[position]!;
-    times[position] = Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
-  }
+  for (let position = 0; position < times.length; position++) times[position] = changeTime(table, position);
   const positions = sortedByTime(times);
   return {
     positions,
     times: Float64Array.from(positions, (position) => times[position]!),
     removed,
-    removedTimes: Float64Array.from(removed, (removal) => Date.parse(removal.modified)),
+    removedTimes: removalTimes(removed),
   };
+}
+
+/** When the record at a position last changed, for the feed (-Infinity when unknown). */
+function changeTime(table: RecordTable, position: number): number {
+  const time = table.changed.get(position) ?? table.modified[position]!;
+  return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
+}
+
+const removalTimes = (removed: readonly CatalogRemoval[]) => Float64Array.from(removed, (removal) => Date.parse(removal.modified));
+
+/**
+ * The order after a change, from the order before it: `to[before]` is where the record at a previous
+ * position went (-1: changed or gone), `brought` the positions of the records the change brought, in
+ * `table` (the new columns). The records kept stay in their order (positions only move with the listing,
+ * which keeps ties in order), so the order is the kept entries renumbered and the brought ones, sorted
+ * among themselves, merged in: no sort of the catalog.
+ */
+export function patchedChangeOrder(
+  previous: ChangeOrder,
+  to: Int32Array,
+  table: RecordTable,
+  brought: readonly number[],
+  removed: readonly CatalogRemoval[],
+): ChangeOrder {
+  const broughtTimes = brought.map((position) => changeTime(table, position));
+  const order = brought.map((_, i) => i).sort((a, b) => before(broughtTimes[a]!, brought[a]!, broughtTimes[b]!, brought[b]!));
+  const positions = new Int32Array(table.size);
+  const times = new Float64Array(table.size);
+  let at = 0;
+  let next = 0;
+  const take = (position: number, time: number) => {
+    positions[at] = position;
+    times[at++] = time;
+  };
+  for (let i = 0; i < previous.positions.length; i++) {
+    const position = to[previous.positions[i]!]!;
+    if (position < 0) continue;
+    const time = previous.times[i]!;
+    while (next < order.length && before(broughtTimes[order[next]!]!, brought[order[next]!]!, time, position) < 0) {
+      take(brought[order[next]!]!, broughtTimes[order[next]!]!);
+      next++;
+    }
+    take(position, time);
+  }
+  for (; next < order.length; next++) take(brought[order[next]!]!, broughtTimes[order[next]!]!);
+  return { positions, times, removed, removedTimes: removalTimes(removed) };
+}
+
+/** < 0 when the entry (time a, position a) comes first in change order: by time (unknown first), then position. */
+function before(timeA: number, positionA: number, timeB: number, positionB: number): number {
+  if (timeA !== timeB) return timeA < timeB ? -1 : 1;
+  return positionA - positionB;
 }
 
 /**

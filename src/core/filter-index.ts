@@ -27,15 +27,42 @@ interface Groups {
   readonly positions: Int32Array;
 }
 
-/** Positions grouped by a key each record has any number of (`keysOf` calls `add` for each), in listing order within a group. */
-function groups(size: number, groupCount: number, keysOf: (position: number, add: (group: number) => void) => void): Groups {
+/**
+ * Positions grouped by a column of one key per record (a counting sort: two passes over a typed array,
+ * no call per record); keys at or past `groupCount` (a severity column's "none") belong to no group.
+ */
+function groupedBy(column: Uint8Array | Uint32Array, groupCount: number): Groups {
   const starts = new Uint32Array(groupCount + 1);
-  for (let position = 0; position < size; position++) keysOf(position, (group) => starts[group + 1]!++);
+  for (let position = 0; position < column.length; position++) {
+    const key = column[position]!;
+    if (key < groupCount) starts[key + 1]!++;
+  }
   for (let g = 0; g < groupCount; g++) starts[g + 1]! += starts[g]!;
   const fill = starts.slice(0, groupCount);
   const positions = new Int32Array(starts[groupCount]!);
-  for (let position = 0; position < size; position++) keysOf(position, (group) => (positions[fill[group]!++] = position));
+  for (let position = 0; position < column.length; position++) {
+    const key = column[position]!;
+    if (key < groupCount) positions[fill[key]!++] = position;
+  }
   return { starts, positions };
+}
+
+/** Positions grouped by the CWE ids each record names (any number of them), as groupedBy does. */
+function groupedByCwe({ size, cweNames, cweStarts, cweOf }: RecordTable): Groups {
+  const groupCount = cweNames.length;
+  const starts = new Uint32Array(groupCount + 1);
+  for (let i = 0; i < cweStarts[size]!; i++) starts[cweOf[i]! + 1]!++;
+  for (let g = 0; g < groupCount; g++) starts[g + 1]! += starts[g]!;
+  const fill = starts.slice(0, groupCount);
+  const positions = new Int32Array(starts[groupCount]!);
+  for (let position = 0; position < size; position++)
+    for (let i = cweStarts[position]!; i < cweStarts[position + 1]!; i++) positions[fill[cweOf[i]!]!++] = position;
+  return { starts, positions };
+}
+
+/** Each group's positions as a list of its own (a view of the groups' one array). */
+function lists(groups: Groups, count: number): Int32Array[] {
+  return Array.from({ length: count }, (_, g) => groups.positions.subarray(groups.starts[g]!, groups.starts[g + 1]!));
 }
 
 export class FilterIndex {
@@ -51,16 +78,16 @@ export class FilterIndex {
   readonly #totals = new Map<string, number>();
 
   constructor(private readonly table: RecordTable) {
-    const { size, projectOf, status, severity, kev, cweStarts, cweOf } = table;
+    // Built for every snapshot, a change's too, before it is served: typed loops only (70 ms at 340,000
+    // records with a call per record, a few milliseconds without).
+    const { size, projectOf, status, severity, kev } = table;
     this.#all = new Int32Array(size);
     for (let position = 0; position < size; position++) this.#all[position] = position;
-    this.#byProject = groups(size, table.projectNames.length, (position, add) => add(projectOf[position]!));
-    this.#byCwe = groups(size, table.cweNames.length, (position, add) => {
-      for (let i = cweStarts[position]!; i < cweStarts[position + 1]!; i++) add(cweOf[i]!);
-    });
-    this.#byStatus = STATUS_CODES.map((_, code) => this.#all.filter((position) => status[position] === code));
-    this.#bySeverity = SEVERITIES.map((_, code) => this.#all.filter((position) => severity[position] === code));
-    this.#kev = this.#all.filter((position) => kev[position] === 1);
+    this.#byProject = groupedBy(projectOf, table.projectNames.length);
+    this.#byCwe = groupedByCwe(table);
+    this.#byStatus = lists(groupedBy(status, STATUS_CODES.length), STATUS_CODES.length);
+    this.#bySeverity = lists(groupedBy(severity, SEVERITIES.length), SEVERITIES.length);
+    this.#kev = lists(groupedBy(kev, 2), 2)[1]!;
     this.#projectIndex = new Map(table.projectNames.map((name, index) => [name, index]));
     this.#cweIndex = new Map(table.cweNames.map((name, index) => [name, index]));
   }

@@ -4,9 +4,11 @@
 // content version moves by the changed records' hashes alone (content-hash.ts). The previous snapshot is
 // never touched: requests still on it finish on it.
 import type { CatalogProject, CatalogRecord, CatalogRemoval } from '../contract/index.js';
+import { patchedChangeOrder } from './change-order.js';
 import { recordHash, sumHashes, versionOf } from './content-hash.js';
 import { compareListingOrder } from './cve-id.js';
 import { detailsJson } from './details-json.js';
+import { patchedIdIndex } from './id-index.js';
 import { type OwnTexts, PatchedTexts } from './patched-texts.js';
 import { type TableRecord, tableRecord } from './record-table.js';
 import { layeredIndexSteps } from './search/search-layers.js';
@@ -104,8 +106,12 @@ export function applyRows(
   const patchedTexts =
     textsOf === undefined ? PatchedTexts.patch(previous.texts, from, texts) : textsOf(ids, (position) => hashes[position]!);
   const aliases = patchedAliases(previous.aliases, change.projects ?? []);
-  // Taken now, so the new snapshot holds the previous one's index (its base), never the previous snapshot.
-  const previousIndex = previous.search.get();
+  // Taken now, so the new snapshot holds the previous one's index (its base, built when this one's is,
+  // which a start from a checkpoint does after its first answers), never the previous snapshot.
+  const previousSearch = previous.search;
+  const previousOrder = previous.changes.built ? previous.changes.get() : undefined;
+  const to = new Int32Array(previous.size).fill(-1);
+  for (let position = 0; position < from.length; position++) if (from[position]! >= 0) to[from[position]!] = position;
   return assembleSnapshot({
     version: versionOf(change.lastVerified, ids.length, sum, removed),
     lastVerified: change.lastVerified,
@@ -115,7 +121,9 @@ export function applyRows(
     hashes: { column: hashes, sum },
     aliases,
     removed,
-    search: () => layeredIndexSteps(previousIndex, from, table, patchedTexts, aliases),
+    search: () => layeredIndexSteps(previousSearch.get(), from, table, patchedTexts, aliases),
+    ids: patchedIdIndex(previous.ids, ids, from),
+    changes: previousOrder && ((inOrder) => patchedChangeOrder(previousOrder, to, table, [...brought.keys()], inOrder)),
   });
 }
 

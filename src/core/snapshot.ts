@@ -6,6 +6,7 @@ import { compareListingOrder } from './cve-id.js';
 import { Derived, derived } from './derived.js';
 import { detailsJson } from './details-json.js';
 import { FilterIndex } from './filter-index.js';
+import { type IdIndex, idIndex, positionIn } from './id-index.js';
 import { type ProjectTable, projectTable } from './projects.js';
 import type { RecordEntry } from './record-entry.js';
 import { modifiedAt, publishedAt, type RecordTable, recordAt, recordTable, tableRecord } from './record-table.js';
@@ -38,6 +39,8 @@ export interface Snapshot {
   /** Each record's content hash and their sum (content-hash.ts), what a change updates the version from. */
   readonly hashes: Derived<RecordHashes>;
   readonly filters: FilterIndex;
+  /** Where each id is (id-index.ts): what a change patches. */
+  readonly ids: IdIndex;
   /** The position of a record, or undefined when there is none with this id. */
   positionOf(id: string): number | undefined;
   /** The record at a position, with its published date and summary. */
@@ -90,6 +93,10 @@ export interface SnapshotParts {
   readonly search?: (() => Generator<void, SearchIndex, void>) | undefined;
   /** The filter lists, when made elsewhere (patched by a change). */
   readonly filters?: FilterIndex | undefined;
+  /** The id index, when patched by a change. */
+  readonly ids?: IdIndex | undefined;
+  /** How the change order is made from the removals in change order, when patched by a change. */
+  readonly changes?: ((removed: readonly CatalogRemoval[]) => ChangeOrder) | undefined;
 }
 
 /** A snapshot of a catalog read whole (a JSON file, a database table). */
@@ -121,10 +128,7 @@ export function inListingOrder<T extends { readonly id: string }>(records: reado
 /** A snapshot of parts read or built elsewhere (a snapshot file, a catalog). */
 export function assembleSnapshot(parts: SnapshotParts): Snapshot {
   const { table, texts } = parts;
-  // A loop rather than new Map(ids.map(...)): no pair array per record, half the time at 340,000 records,
-  // which every change pays before it is served.
-  const positions = new Map<string, number>();
-  for (let position = 0; position < table.ids.length; position++) positions.set(table.ids[position]!, position);
+  const ids = parts.ids ?? idIndex(table.ids);
   const removed = inChangeOrder(parts.removed ?? []);
   const entryAt = (position: number): RecordEntry => ({
     position,
@@ -157,17 +161,18 @@ export function assembleSnapshot(parts: SnapshotParts): Snapshot {
     aliases,
     hashes: derived(() => hashes ?? hashesOf(table, texts)),
     filters: parts.filters ?? new FilterIndex(table),
-    positionOf: (id: string) => positions.get(id),
+    ids,
+    positionOf: (id: string) => positionIn(ids, id),
     entryAt,
     get(id: string) {
-      const position = positions.get(id);
+      const position = positionIn(ids, id);
       return position === undefined ? undefined : entryAt(position);
     },
     detailsJson: (position: number) => texts.details(position),
     search: new Derived(parts.search ?? (() => searchIndexSteps(table, texts, aliases, parts.textIndex))),
     projects: derived(() => projectTable(table, aliases)),
     removed,
-    changes: derived(() => changeOrder(table, removed)),
+    changes: derived(() => parts.changes?.(removed) ?? changeOrder(table, removed)),
     export: new Derived(() => exportSteps(table)),
     versions: new Derived(() => versionIndexSteps(snapshotVersionSource(table, (position) => texts.details(position), aliases))),
   });

@@ -3,7 +3,7 @@
 // once, readers never blocked. node:sqlite is synchronous; a step's statements are short (a point read is
 // microseconds, a step of 500 records tens of milliseconds), and a whole read yields between batches.
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import type { CatalogProject, CatalogRemoval, SyncCursor } from '../../contract/index.js';
+import type { CatalogProject, CatalogRecord, CatalogRemoval, SyncCursor } from '../../contract/index.js';
 import { recordHash } from '../../core/content-hash.js';
 import {
   type RecordRow,
@@ -29,21 +29,26 @@ export function isStorePath(path: string): boolean {
 
 const RECORD_COLUMNS = 'id, project, status, url, summary, published, modified, changed, details';
 const FACT_COLUMNS = 'severity, kev, cwes, content_hash';
+/** Rows read between two turns of the event loop during a whole read. */
+const READ_BATCH = 1000;
 /**
  * A row as a server reads it whole or as a change: its short fields and facts, and its texts only when it
  * has no facts (to be checked and hashed where read); the texts of the others are read on demand (textsOf).
  */
-const NARROW_ONLY = `id, project, status, url, published, modified, changed, ${FACT_COLUMNS}`;
-const NARROW_COLUMNS = `${NARROW_ONLY},
-  CASE WHEN content_hash IS NULL THEN summary END AS summary, CASE WHEN content_hash IS NULL THEN details END AS details`;
-/** Rows read between two turns of the event loop during a whole read. */
-const READ_BATCH = 1000;
+/**
+ * What a server reads of a row that has its facts: its short fields and facts, from the index of them
+ * (schema.ts: cve_records_narrow, which leads with seq so a change's rows are a range of it), as arrays
+ * in this order. Its texts are read on demand (textsOf); a row without facts is read whole.
+ */
+const NARROW_COLUMNS = `id, project, status, url, published, modified, changed, ${FACT_COLUMNS}`;
+const NARROW_FROM = 'FROM cve_records INDEXED BY cve_records_narrow';
+type NarrowRow = [string, string, string, string | null, string | null, string | null, string | null, number, number, string, string];
 /** How long a writer waits for another's lock before giving up. */
 const BUSY_TIMEOUT_MS = 30_000;
 
 const stored = (row: RecordRow): StoredRecord => ({ record: recordOfRow(row), details: row.details ?? undefined });
 
-/** A narrow row (NARROW_COLUMNS) as read, its filter sets shared through `filterSets`. */
+/** A row read whole with its facts (if any), its filter sets shared through `filterSets`. */
 const readRow =
   (filterSets: Map<string, DetailFilters>) =>
   (row: RecordRow & FactColumns): StoredRecord => ({
@@ -51,6 +56,38 @@ const readRow =
     details: row.details ?? undefined,
     facts: factsOfColumns(row, filterSets),
   });
+
+/** A narrow row as read (NARROW_COLUMNS, as an array): no object made by SQLite, none spread. */
+const readNarrow =
+  (filterSets: Map<string, DetailFilters>) =>
+  (row: unknown): StoredRecord => {
+    const [id, project, status, url, published, modified, changed, severity, kev, cwes, content_hash] = row as NarrowRow;
+    const record: { -readonly [K in keyof CatalogRecord]: CatalogRecord[K] } = {
+      id,
+      project,
+      status: status as CatalogRecord['status'],
+      url,
+    };
+    if (published !== null) record.published = published;
+    if (modified !== null) record.modified = modified;
+    if (changed !== null) record.changed = changed;
+    return { record, details: undefined, facts: factsOfColumns({ severity, kev, cwes, content_hash }, filterSets) };
+  };
+
+/** Every row past `since` (0: all), those with facts from the narrow index alone, then those without, whole. */
+function* rowsPast(db: DatabaseSync, since: number): Generator<StoredRecord, void, undefined> {
+  const filterSets = new Map<string, DetailFilters>();
+  // Statements of their own: a whole read iterates for as long as it takes, while other reads go on.
+  const narrow = db.prepare(`SELECT ${NARROW_COLUMNS} ${NARROW_FROM} WHERE seq > ? AND content_hash IS NOT NULL`);
+  narrow.setReturnArrays(true);
+  const readOne = readNarrow(filterSets);
+  for (const row of narrow.iterate(since)) yield readOne(row);
+  const whole = readRow(filterSets);
+  for (const row of db
+    .prepare(`SELECT ${RECORD_COLUMNS}, ${FACT_COLUMNS} FROM cve_records WHERE seq > ? AND content_hash IS NULL`)
+    .iterate(since))
+    yield whole(row as unknown as RecordRow & FactColumns);
+}
 
 /** Opens (creating and migrating when needed) the store at `path`; `readOnly` for servers that only read. */
 export function openSqliteStore(path: string, { readOnly = false }: { readOnly?: boolean } = {}): RecordStore {
@@ -212,9 +249,7 @@ export function openSqliteStore(path: string, { readOnly = false }: { readOnly?:
         const changes: StoreChanges = {
           sequence: now.sequence,
           lastVerified: now.lastVerified,
-          upserted: (
-            sql(`SELECT ${NARROW_COLUMNS} FROM cve_records WHERE seq > ?`).all(since) as unknown as (RecordRow & FactColumns)[]
-          ).map(readRow(new Map())),
+          upserted: [...rowsPast(db, since)],
           removed: sql('SELECT id, modified FROM cve_removals WHERE seq > ?').all(since) as unknown as CatalogRemoval[],
           projects: projectRows(sql('SELECT name, aliases FROM cve_projects WHERE seq > ?').all(since)),
         };
@@ -230,9 +265,7 @@ export function openSqliteStore(path: string, { readOnly = false }: { readOnly?:
           state: state(),
           removed: sql('SELECT id, modified FROM cve_removals').all() as unknown as CatalogRemoval[],
           projects: projectRows(sql('SELECT name, aliases FROM cve_projects').all()),
-          records: leaveTexts
-            ? narrowRead(db, readRow(new Map()))
-            : batches(db.prepare(`SELECT ${RECORD_COLUMNS}, ${FACT_COLUMNS} FROM cve_records`), readRow(new Map())),
+          records: batches(leaveTexts ? rowsPast(db, 0) : wholeRows(db)),
         };
         return await work(contents);
       } finally {
@@ -285,22 +318,18 @@ function projectRows(rows: unknown[]): CatalogProject[] {
   return (rows as { name: string; aliases: string }[]).map((row) => ({ name: row.name, aliases: JSON.parse(row.aliases) as string[] }));
 }
 
-/** Every row: those with facts from the narrow index alone, then those without, whole. */
-async function* narrowRead(
-  db: DatabaseSync,
-  read: (row: RecordRow & FactColumns) => StoredRecord,
-): AsyncGenerator<StoredRecord[], void, undefined> {
-  yield* batches(db.prepare(`SELECT ${NARROW_ONLY} FROM cve_records INDEXED BY cve_records_narrow WHERE content_hash IS NOT NULL`), read);
-  yield* batches(db.prepare(`SELECT ${RECORD_COLUMNS}, ${FACT_COLUMNS} FROM cve_records WHERE content_hash IS NULL`), read);
+/** Every row whole, with its facts (if any). */
+function* wholeRows(db: DatabaseSync): Generator<StoredRecord, void, undefined> {
+  const read = readRow(new Map());
+  for (const row of db.prepare(`SELECT ${RECORD_COLUMNS}, ${FACT_COLUMNS} FROM cve_records`).iterate())
+    yield read(row as unknown as RecordRow & FactColumns);
 }
 
-async function* batches(
-  statement: StatementSync,
-  read: (row: RecordRow & FactColumns) => StoredRecord,
-): AsyncGenerator<StoredRecord[], void, undefined> {
+/** Rows a batch at a time, the event loop given back between batches. */
+async function* batches(rows: Iterator<StoredRecord>): AsyncGenerator<StoredRecord[], void, undefined> {
   let batch: StoredRecord[] = [];
-  for (const row of statement.iterate() as IterableIterator<RecordRow & FactColumns>) {
-    batch.push(read(row));
+  for (let row = rows.next(); !row.done; row = rows.next()) {
+    batch.push(row.value);
     if (batch.length === READ_BATCH) {
       yield batch;
       batch = [];

@@ -122,7 +122,8 @@ export const MIGRATIONS: readonly Migration[] = [
     // an older store have none until rewritten (a server checks those as it reads them). A row changed by
     // another program that leaves the hash as it was loses its facts, so that it is checked again. On
     // SQLite, where a server reads the texts from the rows on demand, the narrow columns are also an index
-    // that a start scans (about 100 bytes a record) instead of the table (the rows' gigabyte of details).
+    // that a start scans (about 100 bytes a record) instead of the table (the rows' gigabyte of details),
+    // led by seq so that the rows past a sequence are a range of it.
     postgres: `ALTER TABLE cve_records ADD COLUMN severity smallint, ADD COLUMN kev smallint, ADD COLUMN cwes text,
          ADD COLUMN content_hash text;
        CREATE FUNCTION cve_records_facts() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -145,7 +146,8 @@ export const MIGRATIONS: readonly Migration[] = [
              OR NEW.summary IS NOT OLD.summary OR NEW.published IS NOT OLD.published OR NEW.modified IS NOT OLD.modified
              OR NEW.changed IS NOT OLD.changed OR NEW.details IS NOT OLD.details)
        BEGIN UPDATE cve_records SET content_hash = NULL WHERE rowid = NEW.rowid; END;
-       CREATE INDEX cve_records_narrow ON cve_records (id, project, status, url, published, modified, changed, severity, kev, cwes, content_hash);
+       CREATE INDEX cve_records_narrow ON cve_records (seq, id, project, status, url, published, modified, changed, severity, kev, cwes,
+         content_hash);
        CREATE INDEX cve_records_unchecked ON cve_records (id) WHERE content_hash IS NULL;`,
   },
 ];

@@ -104,16 +104,18 @@ function answer(snapshot: Snapshot, understanding: QueryUnderstanding, limit: nu
 
   if (terms.length === 0) {
     if (ids.length > 0) return result(named, missing);
-    return result(newest(snapshot, understanding, accept, limit), ['no words to rank by: newest first']);
+    return result(newest(snapshot, filteredPositions(snapshot, understanding), accept, limit), ['no words to rank by: newest first']);
   }
 
   // Ask for as many more as there are named identifiers, which may be among the ranked records too; for
   // none when no record meets the filters, found by a walk of their shortest list: ranking would read
   // every record holding a word to refuse each, and a question whose filters leave nothing is ranked
   // again at each filter relaxed. The words are still read, for what they are explained as.
-  const wanted = newest(snapshot, understanding, accept, 1).length > 0 ? Math.max(0, limit) + named.length : 0;
+  const within = filteredPositions(snapshot, understanding);
+  const wanted = newest(snapshot, within, accept, 1).length > 0 ? Math.max(0, limit) + named.length : 0;
   const { ranked, explanation } = rankByWords(snapshot, snapshot.search.get(), terms, accept, wanted, {
     statusAsked: statuses.length > 0,
+    ...(within.length < snapshot.size ? { within } : {}),
   });
   const seen = new Set(named.map((hit) => hit.entry.position));
   const byWords = ranked.flatMap(({ position, score }) => (seen.has(position) ? [] : [{ entry: snapshot.entryAt(position), score }]));
@@ -137,26 +139,39 @@ export function searchRecords(snapshot: Snapshot, text: string, limit: number): 
   return search(snapshot, text, limit).hits;
 }
 
-/** Records meeting the status, year, severity, exploitation and weakness words, newest first, at one neutral score. */
-function newest(snapshot: Snapshot, understanding: QueryUnderstanding, accept: (position: number) => boolean, limit: number): SearchHit[] {
-  const { years } = understanding;
-  const positions = shortestList(snapshot, understanding);
-  const { year } = snapshot.table;
+/** The first `limit` of `positions` that `accept` takes, newest first (listing order), at one neutral score. */
+function newest(snapshot: Snapshot, positions: Int32Array, accept: (position: number) => boolean, limit: number): SearchHit[] {
   const hits: SearchHit[] = [];
-  // Listing order is newest year first, so the years asked for are one run: bisect to its start.
-  let low = 0;
-  let high = positions.length;
-  while (years?.to !== undefined && low < high) {
-    const middle = (low + high) >>> 1;
-    if (year[positions[middle]!]! > years.to) low = middle + 1;
-    else high = middle;
-  }
-  for (let i = low; i < positions.length && hits.length < limit; i++) {
+  for (let i = 0; i < positions.length && hits.length < limit; i++) {
     const position = positions[i]!;
-    if (years?.from !== undefined && year[position]! < years.from) break;
     if (accept(position)) hits.push({ entry: snapshot.entryAt(position), score: FILTER_ONLY_SCORE });
   }
   return hits;
+}
+
+/**
+ * Positions holding every record the filters may take: the shortest list of a filter (shortestList),
+ * cut to the years asked for. Listing order is newest year first, so those years are one run of it,
+ * found by bisection.
+ */
+function filteredPositions(snapshot: Snapshot, understanding: QueryUnderstanding): Int32Array {
+  const { years } = understanding;
+  const positions = shortestList(snapshot, understanding);
+  const { year } = snapshot.table;
+  // The first position whose year is at or below `bound`.
+  const firstAtOrBelow = (bound: number) => {
+    let low = 0;
+    let high = positions.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (year[positions[middle]!]! > bound) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  const start = years?.to === undefined ? 0 : firstAtOrBelow(years.to);
+  const end = years?.from === undefined ? positions.length : firstAtOrBelow(years.from - 1);
+  return positions.subarray(start, Math.max(start, end));
 }
 
 /**

@@ -3,9 +3,19 @@
 // (range-eval.ts) select them with the same function.
 import type { AffectedProduct } from '../../contract/index.js';
 
+/** Name keys made, by name: a check reads the names of every product of a record, and a few thousand names recur. */
+const KEYS_KEPT = 20_000;
+const keys = new Map<string, string>();
+
 /** Lower case, `_` as a space: how a product's name is compared with a project's names (CISA-ADP writes CPE tokens). */
 export function nameKey(name: string): string {
-  return name.toLowerCase().replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
+  let key = keys.get(name);
+  if (key === undefined) {
+    key = name.toLowerCase().replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
+    if (keys.size >= KEYS_KEPT) keys.clear();
+    keys.set(name, key);
+  }
+  return key;
 }
 
 /**

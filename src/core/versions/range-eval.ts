@@ -16,7 +16,7 @@ import { pythonOrder } from './python-order.js';
 import type { CheckedDetails } from './record-check.js';
 import { rpmOrder } from './rpm-order.js';
 import { semverOrder } from './semver-order.js';
-import { COMMIT, isNoLowerBound, PATTERN, STAR, TOKEN } from './version-check.js';
+import { COMMIT, isNoLowerBound, PATTERN, parsedBound, STAR, TOKEN } from './version-check.js';
 import { type AnyVersionOrder, versionOrder } from './version-order.js';
 
 /**
@@ -90,7 +90,7 @@ function compileEntry(entry: AffectedVersion): { compiled: CompiledEntry; line: 
   }
   const line = lineOf(order);
   if (upper === null) {
-    if (order.parse(entry.version) !== undefined) {
+    if (parsedBound(order, entry.version) !== undefined) {
       const at = { text: entry.version, closed: true };
       return nowhere({ from: at, to: at }, undefined, line);
     }
@@ -101,21 +101,21 @@ function compileEntry(entry: AffectedVersion): { compiled: CompiledEntry; line: 
   if (entry.changes.length > 0) throw new Uncompiled();
   let from: End | null = null;
   if (!isNoLowerBound(entry.version)) {
-    if (order.parse(entry.version) === undefined) return nowhere(undefined, EVERYWHERE);
+    if (parsedBound(order, entry.version) === undefined) return nowhere(undefined, EVERYWHERE);
     from = { text: entry.version, closed: true };
   }
   const star = STAR.exec(upper);
   if (star) {
     const series = star[1]!;
     if (series === '') return nowhere({ from, to: null }, undefined, line);
-    if (order.parse(series) === undefined) return nowhere(undefined, { from, to: null }, line);
+    if (parsedBound(order, series) === undefined) return nowhere(undefined, { from, to: null }, line);
     if (line !== 0) throw new Uncompiled();
     // A version of the series (`6.1.63` of `6.1.*`) written as plain release numbers is one below the next series.
     const plain = series.replace(/^v/i, '');
     const to = PLAIN_SERIES.test(plain) ? { text: nextSeries(plain), closed: false } : { text: series, closed: true };
     return nowhere({ from, to }, undefined, line);
   }
-  if (order.parse(upper) === undefined) return nowhere(undefined, { from, to: null }, line);
+  if (parsedBound(order, upper) === undefined) return nowhere(undefined, { from, to: null }, line);
   return nowhere({ from, to: { text: upper, closed: entry.lessThan === null } }, undefined, line);
 }
 
@@ -166,7 +166,7 @@ export function compileRecord(details: CheckedDetails | undefined, names: Readon
   if (line === undefined) return { line, keys: [], texts: [], places: new Map(), cna, adp };
   // The record's distinct bounds, ascending; texts of one key (`1.0`, `1`) share its place.
   const order = LINE_ORDERS[line]!;
-  const parsed = [...new Set(texts)].map((text) => ({ text, key: order.parse(text) }));
+  const parsed = [...new Set(texts)].map((text) => ({ text, key: parsedBound(order, text) }));
   parsed.sort((a, b) => order.compare(a.key, b.key));
   const keys: unknown[] = [];
   const kept: string[] = [];
@@ -181,40 +181,58 @@ export function compileRecord(details: CheckedDetails | undefined, names: Readon
   return { line, keys, texts: kept, places, cna, adp };
 }
 
-/** Whether doubled rank q (2i + 1: key i; 2i: the gap below it) lies in a stretch. */
-function inside(stretch: Stretch | undefined, q: number, places: ReadonlyMap<string, number>, top: number): boolean {
-  if (stretch === undefined) return false;
-  const low = stretch.from === null ? 0 : 2 * places.get(stretch.from.text)! + (stretch.from.closed ? 1 : 2);
-  const high = stretch.to === null ? top : 2 * places.get(stretch.to.text)! + (stretch.to.closed ? 1 : 0);
-  return low <= q && q <= high;
+/**
+ * The record's entries as numbers once its bounds are placed: per entry the doubled ranks where it matches
+ * and where it cannot tell (an empty stretch as 1, 0) and its status; per product its default.
+ */
+interface Placed {
+  readonly entries: Int32Array;
+  readonly defaultStatus: VersionStatus | null;
+  readonly empty: boolean;
 }
 
-/** The product's verdict at rank q, as checkProduct gives it. */
-function productAt(product: CompiledProduct, q: number, places: ReadonlyMap<string, number>, top: number) {
-  if (product.entries.length === 0) return { status: product.defaultStatus ?? 'unknown', applicable: product.defaultStatus !== null };
+const FIELDS = 5;
+
+function place(product: CompiledProduct, places: ReadonlyMap<string, number>, top: number): Placed {
+  const entries = new Int32Array(product.entries.length * FIELDS);
+  const low = (stretch: Stretch) => (stretch.from === null ? 0 : 2 * places.get(stretch.from.text)! + (stretch.from.closed ? 1 : 2));
+  const high = (stretch: Stretch) => (stretch.to === null ? top : 2 * places.get(stretch.to.text)! + (stretch.to.closed ? 1 : 0));
+  for (const [i, entry] of product.entries.entries()) {
+    const at = i * FIELDS;
+    entries.set(entry.match === undefined ? [1, 0] : [low(entry.match), high(entry.match)], at);
+    entries.set(entry.undecided === undefined ? [1, 0] : [low(entry.undecided), high(entry.undecided)], at + 2);
+    entries[at + 4] = STATUS_CODES[entry.status];
+  }
+  return { entries, defaultStatus: product.defaultStatus, empty: product.entries.length === 0 };
+}
+
+const NOT_APPLICABLE = -1;
+
+/** The product's status code at rank q as checkProduct gives it, or NOT_APPLICABLE when it cannot place the version. */
+function productAt({ entries, defaultStatus, empty }: Placed, q: number): number {
+  const fallback = STATUS_CODES[defaultStatus ?? 'unknown'];
+  if (empty) return defaultStatus === null ? NOT_APPLICABLE : fallback;
   let undecided = false;
   let compared = false;
-  for (const entry of product.entries) {
-    if (inside(entry.match, q, places, top)) return { status: entry.status, applicable: true };
-    if (inside(entry.undecided, q, places, top)) undecided = true;
+  for (let at = 0; at < entries.length; at += FIELDS) {
+    if (entries[at]! <= q && q <= entries[at + 1]!) return entries[at + 4]!;
+    if (entries[at + 2]! <= q && q <= entries[at + 3]!) undecided = true;
     else compared = true;
   }
-  if (undecided) return { status: 'unknown' as const, applicable: compared };
-  return { status: product.defaultStatus ?? 'unknown', applicable: true };
+  if (undecided) return compared ? STATUS_CODES.unknown : NOT_APPLICABLE;
+  return fallback;
 }
 
 /** The record's status at rank q, as checkRecord combines its products: CNA first, `affected` over `unknown` over `unaffected`. */
-function recordAt(record: CompiledRecord, q: number, places: ReadonlyMap<string, number>, top: number): VersionStatus {
-  for (const products of [record.cna, record.adp]) {
+function recordAt(sources: readonly (readonly Placed[])[], q: number): VersionStatus {
+  for (const products of sources) {
     let unaffected = false;
     let unknown = false;
     for (const product of products) {
-      if (product === undefined) continue;
-      const verdict = productAt(product, q, places, top);
-      if (!verdict.applicable) continue;
-      if (verdict.status === 'affected') return 'affected';
-      if (verdict.status === 'unaffected') unaffected = true;
-      else unknown = true;
+      const status = productAt(product, q);
+      if (status === STATUS_CODES.affected) return 'affected';
+      if (status === STATUS_CODES.unaffected) unaffected = true;
+      else if (status === STATUS_CODES.unknown) unknown = true;
     }
     if (unknown) return 'unknown';
     if (unaffected) return 'unaffected';
@@ -224,7 +242,9 @@ function recordAt(record: CompiledRecord, q: number, places: ReadonlyMap<string,
 
 /** The record's status at each doubled rank of its own bounds, 0 to 2k (one status when it has none). */
 export function statusesAlong(record: CompiledRecord): VersionStatus[] {
-  const { places } = record;
   const top = 2 * record.keys.length;
-  return Array.from({ length: top + 1 }, (_, q) => recordAt(record, q, places, top));
+  const selected = (products: readonly (CompiledProduct | undefined)[]) =>
+    products.filter((product) => product !== undefined).map((product) => place(product, record.places, top));
+  const sources = [selected(record.cna), selected(record.adp)];
+  return Array.from({ length: top + 1 }, (_, q) => recordAt(sources, q));
 }

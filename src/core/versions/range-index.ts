@@ -5,7 +5,8 @@
 // the record's own bounds, in the order of its versionType. So each record is evaluated once, at the build,
 // in every gap and at every bound of its own (range-eval.ts mirrors version-check.ts and record-check.ts
 // there), and its stretches where the answer is `affected` or `unknown` are kept as [start, end] pairs of
-// ranks among the project's bounds: a query ranks the version by bisection and reads the stretches holding
+// ranks among the bounds of its ordering, in flat typed columns grouped by project and ordering and sorted
+// by start: a query ranks the version by bisection and reads its project's stretches starting at or below
 // it. What the ranks cannot tell (another way of writing versions, a record whose products mix orderings,
 // text that may equal a version, `changes`) stays with the record-by-record check (its positions are kept
 // as `checked`), and so does every other version asked about.
@@ -15,10 +16,11 @@ import type { CheckedDetails } from './record-check.js';
 
 /** Statuses by code, as the stretches store them. */
 const STATUSES: readonly VersionStatus[] = ['affected', 'unaffected', 'unknown'];
+const LINES = LINE_ORDERS.length;
 
 /** Growable column of 32-bit integers: the build appends, done() keeps what was filled. */
 class IntColumn {
-  #values = new Int32Array(64);
+  #values = new Int32Array(1024);
   length = 0;
 
   push(value: number): void {
@@ -33,62 +35,21 @@ class IntColumn {
   at(index: number): number {
     return this.#values[index]!;
   }
-
-  done(): Int32Array {
-    return this.#values.slice(0, this.length);
-  }
 }
 
 /**
- * A bound of a stretch while the project's ranks are not known yet: a bound text's id, and which side of
- * it (`at`: the bound itself; `above`/`below`: just past it). -1 is no bound (below all, or above all).
+ * A bound of a stretch while the ranks are not known yet: a bound text's id in its line times 3, plus which
+ * side of it (`at`: the bound itself; `above`/`below`: just past it). -1 is no bound (below all, or above all).
  */
 const AT = 0;
 const ABOVE = 1;
 const BELOW = 2;
 
-/** One ordering's bounds and stretches of a project, while it is built. */
-class LineBuilder {
-  readonly texts = new Map<string, number>();
-  readonly keys: unknown[] = [];
-  readonly starts = new IntColumn();
-  readonly ends = new IntColumn();
-  readonly positions = new IntColumn();
-  readonly statuses = new IntColumn();
-
-  constructor(readonly line: number) {}
-
-  /** The id of a bound text, parsed once. */
-  id(text: string, key: unknown): number {
-    let id = this.texts.get(text);
-    if (id === undefined) {
-      id = this.keys.length;
-      this.texts.set(text, id);
-      this.keys.push(key);
-    }
-    return id;
-  }
-}
-
-/** A project's stretches in one ordering, sorted by start: ranks are doubled (2i + 1 is bound i, 2i the gap below it). */
-interface Line {
-  /** Its ordering, an index of LINE_ORDERS. */
-  readonly order: number;
-  /** The project's distinct bounds in this ordering, parsed, ascending. */
-  readonly keys: readonly unknown[];
+/** Records by project, as compressed rows: project p holds positions[starts[p], starts[p + 1]), in listing order. */
+interface ByProject {
   readonly starts: Int32Array;
-  readonly ends: Int32Array;
   readonly positions: Int32Array;
   readonly statuses: Uint8Array;
-}
-
-interface ProjectRanges {
-  readonly lines: readonly Line[];
-  /** Records whose answer is the same at every such version: their positions and statuses. */
-  readonly constant: Int32Array;
-  readonly constantStatuses: Uint8Array;
-  /** Records the ranks cannot answer for: checked one by one. */
-  readonly checked: Int32Array;
 }
 
 /** What a query reads: positions in listing order whose status is asked for, and those to check one by one. */
@@ -99,116 +60,211 @@ export interface RangeAnswer {
   readonly checked: Int32Array;
 }
 
-class ProjectBuilder {
-  readonly lines = new Map<number, LineBuilder>();
-  readonly constant = new IntColumn();
-  readonly constantStatuses = new IntColumn();
-  readonly checked = new IntColumn();
-
-  line(line: number): LineBuilder {
-    let builder = this.lines.get(line);
-    if (builder === undefined) {
-      builder = new LineBuilder(line);
-      this.lines.set(line, builder);
-    }
-    return builder;
-  }
-}
-
+/**
+ * The build: every record's stretches appended to flat columns (no structure per project, of which there
+ * are thousands), the bound texts of each ordering interned once for all projects.
+ */
 export class RangeIndexBuilder {
-  readonly #projects = new Map<number, ProjectBuilder>();
-
-  #project(project: number): ProjectBuilder {
-    let builder = this.#projects.get(project);
-    if (builder === undefined) {
-      builder = new ProjectBuilder();
-      this.#projects.set(project, builder);
-    }
-    return builder;
-  }
+  readonly #texts = LINE_ORDERS.map(() => new Map<string, number>());
+  readonly #keys: unknown[][] = LINE_ORDERS.map(() => []);
+  readonly #stretches = {
+    group: new IntColumn(),
+    start: new IntColumn(),
+    end: new IntColumn(),
+    position: new IntColumn(),
+    status: new IntColumn(),
+  };
+  readonly #constant = { project: new IntColumn(), position: new IntColumn(), status: new IntColumn() };
+  readonly #checked = { project: new IntColumn(), position: new IntColumn(), status: new IntColumn() };
+  #projects = 0;
 
   /** A record of a project, with the name keys its products are selected by (as VersionIndex.checkProject selects them). */
   add(position: number, project: number, details: CheckedDetails | undefined, names: ReadonlySet<string>): void {
-    const builder = this.#project(project);
+    this.#projects = Math.max(this.#projects, project + 1);
     const compiled: CompiledRecord | undefined = compileRecord(details, names);
     if (compiled === undefined) {
-      builder.checked.push(position);
+      push(this.#checked, project, position, 0);
       return;
     }
+    const along = statusesAlong(compiled);
     if (compiled.line === undefined) {
-      const [status] = statusesAlong(compiled);
-      builder.constant.push(position);
-      builder.constantStatuses.push(STATUS_CODES[status!]);
+      push(this.#constant, project, position, STATUS_CODES[along[0]!]);
       return;
     }
     // Stretches of `affected` and `unknown` along the record's own bounds, each kept as its two ends.
-    const line = builder.line(compiled.line);
-    const ids = compiled.keys.map((key, i) => line.id(compiled.texts[i]!, key));
-    const along = statusesAlong(compiled);
+    const { line } = compiled;
+    const ids = compiled.keys.map((key, i) => this.#id(line, compiled.texts[i]!, key));
     const top = along.length - 1;
+    const stretches = this.#stretches;
     for (let start = 0; start <= top; ) {
       let end = start;
       while (end < top && along[end + 1] === along[start]) end++;
       const status = along[start]!;
       if (status !== 'unaffected') {
-        line.starts.push(start === 0 ? -1 : start % 2 === 1 ? ids[(start - 1) / 2]! * 3 + AT : ids[start / 2 - 1]! * 3 + ABOVE);
-        line.ends.push(end === top ? -1 : end % 2 === 1 ? ids[(end - 1) / 2]! * 3 + AT : ids[end / 2]! * 3 + BELOW);
-        line.positions.push(position);
-        line.statuses.push(STATUS_CODES[status]);
+        stretches.group.push(project * LINES + line);
+        stretches.start.push(start === 0 ? -1 : start % 2 === 1 ? ids[(start - 1) / 2]! * 3 + AT : ids[start / 2 - 1]! * 3 + ABOVE);
+        stretches.end.push(end === top ? -1 : end % 2 === 1 ? ids[(end - 1) / 2]! * 3 + AT : ids[end / 2]! * 3 + BELOW);
+        stretches.position.push(position);
+        stretches.status.push(STATUS_CODES[status]);
       }
       start = end + 1;
     }
   }
 
-  /** The index, a project at a time (each sorting its bounds and stretches: a step each). */
+  /** The id of a bound text in its line, parsed once. */
+  #id(line: number, text: string, key: unknown): number {
+    const texts = this.#texts[line]!;
+    let id = texts.get(text);
+    if (id === undefined) {
+      id = this.#keys[line]!.length;
+      texts.set(text, id);
+      this.#keys[line]!.push(key);
+    }
+    return id;
+  }
+
+  /** The index: each line's bounds sorted, then the stretches grouped by project and line and sorted by start, in steps. */
   *done(): Generator<void, RangeIndex, void> {
-    const projects = new Map<number, ProjectRanges>();
-    for (const [project, builder] of this.#projects) {
-      projects.set(project, {
-        lines: [...builder.lines.values()].map(finishLine),
-        constant: builder.constant.done(),
-        constantStatuses: Uint8Array.from(builder.constantStatuses.done()),
-        checked: builder.checked.done(),
-      });
+    const keys: unknown[][] = [];
+    const ranks: Int32Array[] = [];
+    for (const [line, order] of LINE_ORDERS.entries()) {
+      const parsed = this.#keys[line]!;
+      const byKey = yield* sortInSteps(Int32Array.from(parsed.keys()), (a, b) => order.compare(parsed[a], parsed[b]));
+      // Ranks of the ids, equal keys (`1.0` and `1` as dotted numbers) sharing one.
+      const distinct: unknown[] = [];
+      const rank = new Int32Array(parsed.length);
+      for (const id of byKey) {
+        if (distinct.length === 0 || order.compare(distinct.at(-1), parsed[id]) !== 0) distinct.push(parsed[id]);
+        rank[id] = distinct.length - 1;
+      }
+      keys.push(distinct);
+      ranks.push(rank);
       yield;
     }
-    return new RangeIndex(projects);
+    const { group, start, end, position, status } = this.#stretches;
+    const count = group.length;
+    const groups = this.#projects * LINES;
+    const offsets = new Int32Array(groups + 1);
+    for (let i = 0; i < count; i++) offsets[group.at(i) + 1]!++;
+    for (let g = 0; g < groups; g++) offsets[g + 1]! += offsets[g]!;
+    // Each stretch to its group's place, its ends to doubled ranks among its line's bounds.
+    const starts = new Int32Array(count);
+    const ends = new Int32Array(count);
+    const positions = new Int32Array(count);
+    const statuses = new Uint8Array(count);
+    const fill = offsets.slice(0, groups);
+    for (let i = 0; i < count; i++) {
+      const g = group.at(i);
+      const line = g % LINES;
+      const at = fill[g]!++;
+      const rank = ranks[line]!;
+      const from = start.at(i);
+      const to = end.at(i);
+      starts[at] = from < 0 ? 0 : 2 * rank[(from / 3) | 0]! + (from % 3 === AT ? 1 : 2);
+      ends[at] = to < 0 ? 2 * keys[line]!.length : 2 * rank[(to / 3) | 0]! + (to % 3 === AT ? 1 : 0);
+      positions[at] = position.at(i);
+      statuses[at] = status.at(i);
+    }
+    yield;
+    // Within a group, by start: a query reads the stretches starting at or below its rank.
+    for (let g = 0; g < groups; g++) {
+      const from = offsets[g]!;
+      const to = offsets[g + 1]!;
+      if (to - from < 2) continue;
+      const order = Int32Array.from({ length: to - from }, (_, i) => from + i).sort((a, b) => starts[a]! - starts[b]!);
+      const copy = (column: Int32Array | Uint8Array) => {
+        const sorted = Array.from(order, (i) => column[i]!);
+        column.set(sorted, from);
+      };
+      for (const column of [starts, ends, positions, statuses]) copy(column);
+      if (to - from > 10_000) yield;
+    }
+    return new RangeIndex(
+      keys,
+      { offsets, starts, ends, positions, statuses },
+      byProject(this.#constant, this.#projects),
+      byProject(this.#checked, this.#projects),
+    );
   }
 }
 
-function finishLine(builder: LineBuilder): Line {
-  const order = LINE_ORDERS[builder.line]!;
-  const byKey = builder.keys.map((_, id) => id).sort((a, b) => order.compare(builder.keys[a], builder.keys[b]));
-  // Ranks of the ids, equal keys (`1.0` and `1` as dotted numbers) sharing one.
-  const rank = new Int32Array(byKey.length);
-  const keys: unknown[] = [];
-  for (const id of byKey) {
-    if (keys.length === 0 || order.compare(keys.at(-1), builder.keys[id]) !== 0) keys.push(builder.keys[id]);
-    rank[id] = keys.length - 1;
-  }
-  const top = 2 * keys.length;
-  const startOf = (bound: number) => (bound < 0 ? 0 : bound % 3 === AT ? 2 * rank[(bound / 3) | 0]! + 1 : 2 * rank[(bound / 3) | 0]! + 2);
-  const endOf = (bound: number) => (bound < 0 ? top : bound % 3 === AT ? 2 * rank[(bound / 3) | 0]! + 1 : 2 * rank[(bound / 3) | 0]!);
-  const count = builder.positions.length;
-  const starts = new Int32Array(count);
-  const ends = new Int32Array(count);
+function push(
+  columns: { project: IntColumn; position: IntColumn; status: IntColumn },
+  project: number,
+  position: number,
+  status: number,
+): void {
+  columns.project.push(project);
+  columns.position.push(position);
+  columns.status.push(status);
+}
+
+/** Records grouped by project, in the order added (listing order). */
+function byProject(columns: { project: IntColumn; position: IntColumn; status: IntColumn }, projects: number): ByProject {
+  const count = columns.project.length;
+  const starts = new Int32Array(projects + 1);
+  for (let i = 0; i < count; i++) starts[columns.project.at(i) + 1]!++;
+  for (let p = 0; p < projects; p++) starts[p + 1]! += starts[p]!;
+  const fill = starts.slice(0, projects);
+  const positions = new Int32Array(count);
+  const statuses = new Uint8Array(count);
   for (let i = 0; i < count; i++) {
-    starts[i] = startOf(builder.starts.at(i));
-    ends[i] = endOf(builder.ends.at(i));
+    const at = fill[columns.project.at(i)]!++;
+    positions[at] = columns.position.at(i);
+    statuses[at] = columns.status.at(i);
   }
-  const sorted = Int32Array.from({ length: count }, (_, i) => i).sort((a, b) => starts[a]! - starts[b]!);
-  return {
-    order: builder.line,
-    keys,
-    starts: sorted.map((i) => starts[i]!),
-    ends: sorted.map((i) => ends[i]!),
-    positions: sorted.map((i) => builder.positions.at(i)),
-    statuses: Uint8Array.from(sorted, (i) => builder.statuses.at(i)),
-  };
+  return { starts, positions, statuses };
+}
+
+/** Ids sorted by a comparison, by merging sorted runs: a step each run and each merge of 50,000 ids. */
+function* sortInSteps(ids: Int32Array, compare: (a: number, b: number) => number): Generator<void, Int32Array, void> {
+  const RUN = 4096;
+  for (let from = 0; from < ids.length; from += RUN) {
+    ids.subarray(from, from + RUN).sort(compare);
+    yield;
+  }
+  let source = ids;
+  let target: Int32Array = new Int32Array(ids.length);
+  let moved = 0;
+  for (let width = RUN; width < ids.length; width *= 2) {
+    for (let from = 0; from < ids.length; from += 2 * width) {
+      const middle = Math.min(from + width, ids.length);
+      const to = Math.min(from + 2 * width, ids.length);
+      let i = from;
+      let j = middle;
+      for (let k = from; k < to; k++)
+        target[k] = j >= to || (i < middle && compare(source[i]!, source[j]!) <= 0) ? source[i++]! : source[j++]!;
+      moved += to - from;
+      if (moved >= 50_000) {
+        moved = 0;
+        yield;
+      }
+    }
+    [source, target] = [target, source];
+  }
+  return source;
+}
+
+/** Stretches grouped by project and line (group p * LINES + line holds [offsets[g], offsets[g + 1])), each group by start. */
+interface Stretches {
+  readonly offsets: Int32Array;
+  /** Doubled ranks among the line's bounds: 2i + 1 is bound i, 2i the gap below it. */
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+  readonly positions: Int32Array;
+  readonly statuses: Uint8Array;
 }
 
 export class RangeIndex {
-  constructor(private readonly projects: ReadonlyMap<number, ProjectRanges>) {}
+  constructor(
+    /** Each line's distinct bounds, parsed, ascending. */
+    private readonly keys: readonly (readonly unknown[])[],
+    private readonly stretches: Stretches,
+    /** Records whose answer is the same at every such version, with it. */
+    private readonly constant: ByProject,
+    /** Records the ranks cannot answer for: checked one by one. */
+    private readonly checked: ByProject,
+  ) {}
 
   /**
    * The records of a project whose status at the version is one asked for, found by rank, and the records
@@ -217,34 +273,37 @@ export class RangeIndex {
    */
   find(project: number, version: string, asked: ReadonlySet<VersionStatus>): RangeAnswer | undefined {
     if (!isRankableVersion(version)) return undefined;
-    const ranges = this.projects.get(project);
-    if (ranges === undefined) return { found: new Int32Array(0), statuses: [], checked: new Int32Array(0) };
+    const { offsets, starts, ends, positions, statuses } = this.stretches;
     const hits: number[] = [];
     const codes: number[] = [];
-    for (const line of ranges.lines) {
-      const order = LINE_ORDERS[line.order]!;
+    for (let line = 0; line < LINES; line++) {
+      const g = project * LINES + line;
+      if (g + 1 >= offsets.length || offsets[g] === offsets[g + 1]) continue;
+      const order = LINE_ORDERS[line]!;
       const key = order.parse(version);
       if (key === undefined) return undefined;
-      const at = rankOf(line.keys, key, order.compare);
-      for (let i = 0; i < line.starts.length && line.starts[i]! <= at; i++) {
-        if (line.ends[i]! >= at && asked.has(STATUSES[line.statuses[i]!]!)) {
-          hits.push(line.positions[i]!);
-          codes.push(line.statuses[i]!);
+      const at = rankOf(this.keys[line]!, key, order.compare);
+      for (let i = offsets[g]!; i < offsets[g + 1]! && starts[i]! <= at; i++) {
+        if (ends[i]! >= at && asked.has(STATUSES[statuses[i]!]!)) {
+          hits.push(positions[i]!);
+          codes.push(statuses[i]!);
         }
       }
     }
-    for (let i = 0; i < ranges.constant.length; i++) {
-      if (asked.has(STATUSES[ranges.constantStatuses[i]!]!)) {
-        hits.push(ranges.constant[i]!);
-        codes.push(ranges.constantStatuses[i]!);
+    const constant = this.constant;
+    for (let i = constant.starts[project] ?? 0; i < (constant.starts[project + 1] ?? 0); i++) {
+      if (asked.has(STATUSES[constant.statuses[i]!]!)) {
+        hits.push(constant.positions[i]!);
+        codes.push(constant.statuses[i]!);
       }
     }
     // A record answers once: its stretches are disjoint, and it is in one line or among the constants.
     const order = Int32Array.from(hits, (_, i) => i).sort((a, b) => hits[a]! - hits[b]!);
+    const checked = this.checked;
     return {
       found: order.map((i) => hits[i]!),
       statuses: Array.from(order, (i) => STATUSES[codes[i]!]!),
-      checked: ranges.checked,
+      checked: checked.positions.subarray(checked.starts[project] ?? 0, checked.starts[project + 1] ?? 0),
     };
   }
 }

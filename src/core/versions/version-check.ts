@@ -96,7 +96,7 @@ function parsedVersion(order: AnyVersionOrder, version: string): unknown {
  */
 const BOUNDS_KEPT = 50_000;
 const bounds = new Map<AnyVersionOrder, Map<string, unknown>>();
-function parsedBound(order: AnyVersionOrder, text: string): unknown {
+export function parsedBound(order: AnyVersionOrder, text: string): unknown {
   let kept = bounds.get(order);
   if (kept === undefined) {
     kept = new Map();

@@ -60,11 +60,14 @@ export interface CpeQuery {
 
 /**
  * How many records, products and version entries the parsed records kept hold at most (about 150 bytes
- * each, so some 45 MB): the sample's 17,000 records weigh 150,000 and all stay; at 340,000 records the most
- * recently read tenth stay (the largest project, the kernel's 19,000 records, weighs 270,000 there), where
- * keeping every record parsed took 450 MB. A project larger than this is parsed again at each check.
+ * each, so some 9 MB; keeping every record parsed took 450 MB at 340,000 records). A project's check
+ * reads only the records its ranges leave (4% of the shipped data's) and a page's reasons; purl and CPE
+ * checks read the records naming their package or CPE. A subject whose records weigh more than this is
+ * parsed again at each check.
  */
-const KEPT_WEIGHT = 300_000;
+const KEPT_WEIGHT = 60_000;
+/** Records read between two yields of the build: parsing their details and placing their ranges, some 15 ms. */
+const RECORDS_PER_STEP = 500;
 /** Parsed CPE names kept at most. */
 const KEPT_CPES = 50_000;
 
@@ -264,7 +267,7 @@ export function snapshotVersionSource(
 
 /**
  * The index of a snapshot's records: which records name each package and CPE, and each project's ranges,
- * read from their details a thousand at a time (a step each), then each project's ranges sorted (a step
+ * read from their details 500 at a time (a step each), then each project's ranges sorted (a step
  * each). The products themselves are parsed again when a check reads them.
  */
 export function* versionIndexSteps(source: VersionSource, keptWeight = KEPT_WEIGHT): Generator<void, VersionIndex, void> {
@@ -287,7 +290,7 @@ export function* versionIndexSteps(source: VersionSource, keptWeight = KEPT_WEIG
           cpeNames.add(key, position);
       }
     }
-    if (position % 1000 === 999) yield;
+    if (position % RECORDS_PER_STEP === RECORDS_PER_STEP - 1) yield;
   }
   return new VersionIndex(details, packages.done(), cpeNames.done(), yield* ranges.done(), keptWeight);
 }

@@ -1,7 +1,7 @@
-// The two forms that find records: search (the /ask search) and the exact filters of the list (project,
-// status, severity, KEV). Both are plain GET forms to `/`, so every view is a URL; the page script only
+// The two forms that find records: search (the /ask search) and the exact filters of the list (project
+// and a version of it, status, severity, KEV). Both are plain GET forms to `/`, so every view is a URL; the page script only
 // loads it in place, and fills the project suggestions from the projects operation (`data-projects`).
-import { MAX_PROJECT_LENGTH, MAX_QUERY_LENGTH, RECORD_STATUSES, SEVERITIES } from '../../contract/index.js';
+import { MAX_PROJECT_LENGTH, MAX_QUERY_LENGTH, MAX_VERSION_PARAMETER_LENGTH, RECORD_STATUSES, SEVERITIES } from '../../contract/index.js';
 import { PATHS } from '../shared/paths.js';
 import { type Html, html } from './html.js';
 import type { ProjectDirectory } from './project-directory.js';
@@ -28,6 +28,11 @@ export function filterForm(view: ListView, projects: ProjectDirectory): Html {
 <input id="filter-project" name="project" value="${view.project ?? ''}" maxlength="${MAX_PROJECT_LENGTH}" list="project-suggestions" autocomplete="off" aria-describedby="project-hint" data-projects="${PATHS.projects}">
 <datalist id="project-suggestions">${projects.suggested.map((name) => html`<option value="${name}"></option>`)}</datalist>
 <p id="project-hint" class="hint">The exact name, as in the table.</p>
+</div>
+<div>
+<label for="filter-version">Version</label>
+<input id="filter-version" name="version" value="${view.version ?? ''}" maxlength="${MAX_VERSION_PARAMETER_LENGTH}" autocomplete="off" spellcheck="false" aria-describedby="version-hint">
+<p id="version-hint" class="hint">A version of the project, e.g. 3.0.7: the records saying it is affected, and why.</p>
 </div>
 <div>
 <label for="filter-status">Status</label>

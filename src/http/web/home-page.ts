@@ -1,21 +1,26 @@
-// The page at `/` for people: search (the /ask search), the list filtered by project, status, severity and
-// KEV and paged by cursor. Every view is a URL (`/?query=`, `/?project=&status=&severity=&kev=&cursor=`),
+// The page at `/` for people: search (the /ask search), the list filtered by project (and a version of it:
+// the records saying it is affected, each with the entry that says so), status, severity and KEV and paged
+// by cursor. Every view is a URL (`/?query=`, `/?project=&version=&status=&severity=&kev=&cursor=`),
 // rendered here in full, so it works without JavaScript; the page script only loads the next view in place.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   MAX_CURSOR_LENGTH,
   MAX_PROJECT_LENGTH,
   MAX_QUERY_LENGTH,
+  MAX_VERSION_PARAMETER_LENGTH,
   RECORD_STATUSES,
   type RecordStatus,
   SEVERITIES,
   ServiceError,
   type Severity,
+  VERSION_PATTERN,
 } from '../../contract/index.js';
-import { planPage } from '../../core/list.js';
+import { filtersReady, planPage, prepareFilters } from '../../core/list.js';
 import { type RecordTable, recordAt, severityAt } from '../../core/record-table.js';
 import { searchWhenReady } from '../../core/search/search.js';
 import type { Snapshot } from '../../core/snapshot.js';
+import { versionSubjects } from '../../core/version-subjects.js';
+import { describeVerdict } from '../../core/versions/record-check.js';
 import type { SurfaceContext } from '../shared/context.js';
 import { PATHS } from '../shared/paths.js';
 import { toNlwebResult } from '../shared/result-shaping.js';
@@ -35,6 +40,9 @@ const RISK_COLUMNS = ['Severity', 'Exploitation'] as const;
 
 /** A query string the page cannot show, said in words for the person who typed it. */
 class ViewProblem extends Error {}
+/** What the list refuses in a view's filters, said as the list says it. */
+const VIEW_ERRORS: ReadonlySet<string> = new Set(['invalid_cursor', 'invalid_parameter']);
+const VERSION_TEXT = new RegExp(VERSION_PATTERN);
 
 export function homePage(ctx: SurfaceContext): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
   return async (request, reply) => {
@@ -44,12 +52,16 @@ export function homePage(ctx: SurfaceContext): (request: FastifyRequest, reply: 
     let results: Html;
     try {
       view = readView(request.query);
-      results = view.query ? await searchResults(ctx, snapshot, view.query) : listResults(ctx, snapshot, view);
+      results = view.query ? await searchResults(ctx, snapshot, view.query) : await listResults(ctx, snapshot, view);
     } catch (error) {
-      if (!(error instanceof ViewProblem) && !(error instanceof ServiceError && error.code === 'invalid_cursor')) throw error;
+      if (!(error instanceof ViewProblem) && !(error instanceof ServiceError && VIEW_ERRORS.has(error.code))) throw error;
       status = 400;
       results = problemResults(
-        error instanceof ViewProblem ? error.message : 'This page link is not valid any more, or was made for other filters.',
+        error instanceof ViewProblem
+          ? error.message
+          : error.code === 'invalid_cursor'
+            ? 'This page link is not valid any more, or was made for other filters.'
+            : error.message,
       );
     }
     const main = html`<h1>Cleared CVE records</h1>
@@ -88,13 +100,20 @@ function readView(query: unknown): ListView {
   if (severity !== undefined && !SEVERITIES.includes(severity as Severity)) {
     throw new ViewProblem(`“${severity}” is not a severity. The severities are: ${SEVERITIES.join(', ')}.`);
   }
+  const version = field('version', MAX_VERSION_PARAMETER_LENGTH);
+  if (version !== undefined && !VERSION_TEXT.test(version)) {
+    throw new ViewProblem(`“${version}” is not a version: letters, digits and . _ + ~ : ^ - only, as in 3.0.7 or 2.4.57-1.`);
+  }
+  const project = field('project', MAX_PROJECT_LENGTH);
+  if (version !== undefined && project === undefined) throw new ViewProblem('A version needs a project: the version of what.');
   const kev = field('kev');
   if (kev !== undefined && kev !== 'true' && kev !== 'false') {
     throw new ViewProblem(`“kev” is “${kev}”: it is true (known exploited) or false (not known exploited).`);
   }
   return {
     query: field('query', MAX_QUERY_LENGTH),
-    project: field('project', MAX_PROJECT_LENGTH),
+    project,
+    version,
     status: status as RecordStatus | undefined,
     severity: severity as Severity | undefined,
     kev: kev === undefined ? undefined : kev === 'true',
@@ -104,13 +123,14 @@ function readView(query: unknown): ListView {
 
 /** The list filters of a view, without its place: what page links keep and a cursor is bound to. */
 function listFiltersOf(view: ListView): ListView {
-  return { project: view.project, status: view.status, severity: view.severity, kev: view.kev };
+  return { project: view.project, version: view.version, status: view.status, severity: view.severity, kev: view.kev };
 }
 
 /** The list filters of a view in words, each as a label and a value: `project OpenSSL`, `severity Critical`. */
 function filterWords(view: ListView): Array<readonly [label: string, value: string]> {
   const words: Array<readonly [string, string]> = [];
   if (view.project) words.push(['project', view.project]);
+  if (view.version) words.push(['version', `${view.version} affected`]);
   if (view.status) words.push(['status', STATUS_LABELS[view.status]]);
   if (view.severity) words.push(['severity', severityLabel(view.severity)]);
   if (view.kev !== undefined) words.push(['', view.kev ? 'known exploited' : 'not known exploited']);
@@ -154,10 +174,14 @@ ${count > 0 ? recordsTable('Search results, best first', ['Record', 'Project', '
   );
 }
 
-function listResults(ctx: SurfaceContext, snapshot: Snapshot, view: ListView): Html {
+async function listResults(ctx: SurfaceContext, snapshot: Snapshot, view: ListView): Promise<Html> {
   const filtersOnly = listFiltersOf(view);
+  const query = { ...filtersOnly, limit: PAGE_SIZE, cursor: view.cursor };
+  // A version reads the version index and counts its records in steps, as the list operation does.
+  if (!filtersReady(snapshot, query)) await prepareFilters(snapshot, query);
   // The page's positions rather than its records: the severity and KEV columns are read at them.
-  const page = planPage(snapshot, { ...filtersOnly, limit: PAGE_SIZE, cursor: view.cursor }, ctx.cursors);
+  const page = planPage(snapshot, query, ctx.cursors);
+  const why = view.version === undefined ? undefined : whyAffected(snapshot, view.project!, view.version);
   const { total, nextCursor } = page;
   const returned = page.positions.length;
   const filters = filterWords(view).map(([label, value]) => (label ? `${label} ${value}` : value));
@@ -173,18 +197,31 @@ function listResults(ctx: SurfaceContext, snapshot: Snapshot, view: ListView): H
 <td>${projectLink(record.project)}</td>
 <td>${statusBadge(record.status)}</td>
 ${riskCells(snapshot.table, position)}
+${why ? html`<td class="why">${why(position)}</td>` : ''}
 <td>${record.url ? publicRecordLink(record.url, html`cve.org<span class="visually-hidden"> record of ${record.id}</span>`) : html`<span class="none">none yet</span>`}</td>
 </tr>`;
   });
+  const columns = ['Record', 'Project', 'Status', ...RISK_COLUMNS, ...(why ? [`Why ${view.version} is affected`] : []), 'Public record'];
   return resultsSection(
     heading,
     summary,
-    html`${total === 0 ? otherSpellings(snapshot, view) : recordsTable('Records, newest first', ['Record', 'Project', 'Status', ...RISK_COLUMNS, 'Public record'], rows)}
+    html`${total === 0 ? otherSpellings(snapshot, view) : recordsTable('Records, newest first', columns, rows)}
 <nav class="pager" aria-label="Pages">
 ${view.cursor ? html`<a href="${homeUrl(filtersOnly)}" data-enhance>First page</a>` : ''}
 ${nextCursor ? html`<a href="${homeUrl({ ...filtersOnly, cursor: nextCursor })}" rel="next" data-enhance>Next ${PAGE_SIZE} records</a>` : ''}
 </nav>`,
   );
+}
+
+/** For a page of records a version affects: the entry of each record that says so, in words. */
+function whyAffected(snapshot: Snapshot, project: string, version: string): (position: number) => string {
+  const [subject] = versionSubjects(snapshot, { project, version });
+  const index = snapshot.versions.get();
+  return (position) => {
+    const verdict = subject?.check(position);
+    const versions = index.versionsAt(position);
+    return verdict && versions ? describeVerdict(versions, verdict) : '';
+  };
 }
 
 /**

@@ -15,6 +15,8 @@ export const STATUS_EXPLANATIONS: Readonly<Record<RecordStatus, string>> = {
 
 export interface ListView {
   readonly project?: string | undefined;
+  /** A version of the project: only the records saying it is affected, each with the entry that says so. */
+  readonly version?: string | undefined;
   readonly status?: RecordStatus | undefined;
   readonly severity?: Severity | undefined;
   readonly kev?: boolean | undefined;
@@ -25,7 +27,7 @@ export interface ListView {
 /** `/` with the given view; absent and empty values are left out, so the first page of everything is just `/`. */
 export function homeUrl(view: ListView): string {
   const params = new URLSearchParams();
-  for (const name of ['query', 'project', 'status', 'severity', 'kev', 'cursor'] as const) {
+  for (const name of ['query', 'project', 'version', 'status', 'severity', 'kev', 'cursor'] as const) {
     const value = view[name];
     // `kev=false` is a filter too: only what is absent or empty is left out.
     if (value !== undefined && value !== '') params.set(name, String(value));

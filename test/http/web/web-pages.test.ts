@@ -157,6 +157,27 @@ describe('severity and KEV (issue 15, item 5)', () => {
     expect(notExploited.body).toContain('<option value="false" selected>Not known exploited</option>');
   });
 
+  it('lists the records a version of a project affects as the API does, each with the entry that says why (issue 27)', async () => {
+    const { body } = await page(app, '/?project=Linux&version=6.1.5');
+    const api = (await app.inject('/api/v1/cve-records?project=Linux&version=6.1.5&limit=50')).json() as {
+      records: { id: string }[];
+      pagination: { total: number; nextCursor: string | null };
+    };
+    expect(rowIds(body)).toEqual(api.records.map((r) => r.id));
+    expect(body).toContain(`${api.pagination.total} records · project Linux · version 6.1.5 affected</h2>`);
+    expect(body).toContain('<th scope="col">Why 6.1.5 is affected</th>');
+    const reasons = [...body.matchAll(/<td class="why">([^<]*)<\/td>/g)].map((m) => decodeAmpersands(m[1]!));
+    expect(reasons).toHaveLength(api.records.length);
+    // Each names the product and the entry of the record that places 6.1.5 (a range, or the version itself).
+    for (const reason of reasons) expect(reason).toMatch(/^\S.*: .*\S/);
+    expect(body).toContain('id="filter-version" name="version" value="6.1.5"');
+    // The next page keeps the version.
+    expect(decodeAmpersands(nextHref(body)!)).toMatch(/^\/\?project=Linux&version=6\.1\.5&cursor=/);
+    const second = await page(app, decodeAmpersands(nextHref(body)!));
+    expect(second.statusCode).toBe(200);
+    expect(rowIds(second.body)[0]).not.toBe(rowIds(body)[0]);
+  });
+
   it('keeps the filters in every page link, to the last page, and refuses a cursor made for other filters', async () => {
     const { pagination } = (await app.inject('/api/v1/cve-records?kev=true&limit=1')).json() as { pagination: { total: number } };
     let url = '/?kev=true';
@@ -228,6 +249,8 @@ describe('bad links', () => {
     ['/?severity=high&severity=low', '“severity” is given more than once.'],
     ['/?kev=yes', '“kev” is “yes”: it is true (known exploited) or false (not known exploited).'],
     [`/?query=${'x'.repeat(513)}`, '“query” is longer than 512 characters.'],
+    ['/?version=3.0.7', 'A version needs a project: the version of what.'],
+    ['/?project=OpenSSL&version=3.0.7%3Cb%3E', '“3.0.7&lt;b&gt;” is not a version'],
   ])('%s is a 400 page saying what is wrong', async (url, message) => {
     const response = await page(app, url);
     expect(response.statusCode).toBe(400);
