@@ -421,14 +421,20 @@ function termCeiling(plan: TermPlan): number {
  * floor, those lists skip to the k-th's next record. Words that many records hold are read only where
  * records holding enough of the other words are.
  */
+/** The head of a list read to the end: after every position. */
+const END = 2 ** 31 - 1;
+
 class Candidates {
   private readonly lists: Int32Array[] = [];
   private readonly blockMaxima: Float32Array[] = [];
   /** The term of each list. */
   private readonly terms: number[] = [];
   private readonly at: Int32Array;
-  /** Lists not yet read to the end, by their next record. */
-  private readonly live: number[];
+  /** Each list's next record (END once read to the end): kept beside `at` for the comparisons of every step. */
+  private readonly heads: Int32Array;
+  /** The lists by their next record; the first liveCount are not read to the end. */
+  private readonly live: Int32Array;
+  private liveCount: number;
   /** The terms whose lists hold the record next returned last (the first foundCount), from the highest ceiling down. */
   readonly found: Int32Array;
   foundCount = 0;
@@ -467,21 +473,22 @@ class Candidates {
       this.rank[t] = k;
     });
     this.counted = new Int32Array(plans.length);
-    this.live = this.lists.map((_, list) => list);
-    this.sort();
+    this.heads = Int32Array.from(this.lists, (docs) => docs[0]!);
+    this.live = Int32Array.from(this.lists, (_, list) => list);
+    this.liveCount = this.lists.length;
+    this.refresh();
   }
 
   /** The next record that may reach the floor, or -1 when none is left. */
   next(): number {
-    const { lists, at, terms, within } = this;
-    const { live } = this;
+    const { at, terms, within, live, heads } = this;
     for (;;) {
       // The pivot: the first list whose terms, with those of the lists before it, may reach the floor.
       let bound = 0;
       let weighed = 0;
       let pivot = -1;
       this.round++;
-      for (let i = 0; i < live.length; i++) {
+      for (let i = 0; i < this.liveCount; i++) {
         const t = terms[live[i]!]!;
         if (this.counted[t] === this.round) continue;
         this.counted[t] = this.round;
@@ -493,31 +500,32 @@ class Candidates {
         }
       }
       if (pivot < 0) {
-        live.length = 0;
+        this.liveCount = 0;
         return -1;
       }
-      const position = this.head(live[pivot]!);
+      const position = heads[live[pivot]!]!;
       if (within) {
         // A record the filters refuse is not read: the lists move on to the next position they allow.
         this.withinAt = seekForward(within, this.withinAt, position);
         if (this.withinAt === within.length) {
-          live.length = 0;
+          this.liveCount = 0;
           return -1;
         }
         const allowed = within[this.withinAt]!;
         if (allowed !== position) {
-          for (const list of live) if (this.head(list) < allowed) at[list] = seekForward(lists[list]!, at[list]!, allowed);
+          for (let i = 0; i < this.liveCount; i++) if (heads[live[i]!]! < allowed) this.moveTo(live[i]!, allowed);
           this.refresh();
           continue;
         }
       }
-      if (this.head(live[0]!) === position) {
+      if (heads[live[0]!] === position) {
         // Every list before the pivot is at its record: it is read, with every other list holding it.
         this.round++;
         this.foundCount = 0;
-        for (let i = 0; i < live.length && this.head(live[i]!) === position; i++) {
+        for (let i = 0; i < this.liveCount && heads[live[i]!] === position; i++) {
           const list = live[i]!;
-          at[list]!++;
+          const docs = this.lists[list]!;
+          heads[list] = ++at[list]! < docs.length ? docs[at[list]!]! : END;
           const t = terms[list]!;
           if (this.counted[t] === this.round) continue;
           this.counted[t] = this.round;
@@ -528,10 +536,7 @@ class Candidates {
         this.refresh();
         return position;
       }
-      for (let i = 0; i < pivot; i++) {
-        const list = live[i]!;
-        at[list] = seekForward(lists[list]!, at[list]!, position);
-      }
+      for (let i = 0; i < pivot; i++) this.moveTo(live[i]!, position);
       this.refresh();
     }
   }
@@ -542,7 +547,8 @@ class Candidates {
    */
   blockEnd(position: number): number {
     let end = Number.MAX_SAFE_INTEGER;
-    for (const list of this.live) {
+    for (let i = 0; i < this.liveCount; i++) {
+      const list = this.live[i]!;
       const docs = this.lists[list]!;
       end = Math.min(end, docs[Math.min(docs.length, (Math.floor(this.at[list]! / BLOCK) + 1) * BLOCK) - 1]!);
     }
@@ -551,7 +557,7 @@ class Candidates {
 
   /** Moves every list past `position`. */
   skipPast(position: number): void {
-    for (const list of this.live) this.at[list] = seekForward(this.lists[list]!, this.at[list]!, position + 1);
+    for (let i = 0; i < this.liveCount; i++) this.moveTo(this.live[i]!, position + 1);
     this.refresh();
   }
 
@@ -573,32 +579,28 @@ class Candidates {
     return union(picked);
   }
 
-  private head(list: number): number {
-    return this.lists[list]![this.at[list]!]!;
+  /** Moves the list to its first record at or after `position`. */
+  private moveTo(list: number, position: number): void {
+    const docs = this.lists[list]!;
+    const at = seekForward(docs, this.at[list]!, position);
+    this.at[list] = at;
+    this.heads[list] = at < docs.length ? docs[at]! : END;
   }
 
-  /** Drops the lists read to the end and orders the others by their next record again. */
+  /** Orders the lists by their next record again (insertion sort: the order changes little between two calls), and drops those read to the end. */
   private refresh(): void {
-    const { live } = this;
-    let kept = 0;
-    for (const list of live) if (this.at[list]! < this.lists[list]!.length) live[kept++] = list;
-    live.length = kept;
-    this.sort();
-  }
-
-  /** By next record (insertion sort: the order changes little between two calls). */
-  private sort(): void {
-    const { live } = this;
-    for (let i = 1; i < live.length; i++) {
+    const { live, heads } = this;
+    for (let i = 1; i < this.liveCount; i++) {
       const list = live[i]!;
-      const head = this.head(list);
+      const head = heads[list]!;
       let j = i;
-      while (j > 0 && this.head(live[j - 1]!) > head) {
+      while (j > 0 && heads[live[j - 1]!]! > head) {
         live[j] = live[j - 1]!;
         j--;
       }
       live[j] = list;
     }
+    while (this.liveCount > 0 && heads[live[this.liveCount - 1]!] === END) this.liveCount--;
   }
 }
 
