@@ -71,9 +71,12 @@ export function openSnapshotFile(path: string): Snapshot {
   }
 }
 
-/** `length` bytes at `position`, in a buffer of its own (so typed arrays can view it, aligned). */
+/**
+ * `length` bytes at `position`, in a buffer of its own (so typed arrays can view it, aligned), not filled
+ * with zeros first: every byte is read into it or the read fails (a checkpoint's body is a hundred MB).
+ */
 function readExactly(fd: number, length: number, position: number, path: string): Buffer {
-  const buffer = Buffer.alloc(length);
+  const buffer = Buffer.allocUnsafeSlow(length);
   let done = 0;
   while (done < length) {
     const read = readSync(fd, buffer, done, length - done, position + done);
