@@ -14,6 +14,7 @@ import { indexChangeSection } from './index-change-figures.js';
 import { instructionsSection, layersSection } from './layers.js';
 import { heading } from './noise.js';
 import { relevanceSection } from './relevance.js';
+import { streamSection } from './stream-figures.js';
 import { type Load, load, runCli, type Server, serveCatalog, spawnServer, table, untilLine } from './support.js';
 import { syncSection } from './sync-figures.js';
 import { syntheticRecord, writeSyntheticCatalog } from './synthetic-catalog.js';
@@ -294,5 +295,7 @@ if (!only || only === 'versions') await versionSection(SECONDS);
 // Not part of the whole run: the ablation takes about ten minutes, instruction counts a few more.
 // The /ask latency of the corpus section alone (minutes: it builds and imports the corpus): only when asked for.
 if (only === 'ask') await askSection();
+// Issue 25's change streams: 1,000 open on a server of the corpus while a delta lands (minutes: it syncs the corpus).
+if (only === 'streams') await streamSection();
 if (only === 'layers') await layersSection();
 if (only === 'instructions') await instructionsSection();
