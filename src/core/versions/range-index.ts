@@ -331,8 +331,9 @@ export class RangeIndex {
     if (isCommitVersion(version)) return this.#atCommit(project, version, asked);
     if (!isRankableVersion(version)) return undefined;
     const { offsets, starts, ends, positions, statuses } = this.stretches;
+    // Each hit as position * 4 + status code, so one numeric sort puts them in listing order.
     const hits: number[] = [];
-    const codes: number[] = [];
+    const wanted = STATUSES.map((status) => asked.has(status));
     for (let line = 0; line < LINES; line++) {
       const g = project * LINES + line;
       if (g + 1 >= offsets.length || offsets[g] === offsets[g + 1]) continue;
@@ -341,25 +342,19 @@ export class RangeIndex {
       if (key === undefined) return undefined;
       const at = rankOf(this.keys[line]!, key, order.compare);
       for (let i = offsets[g]!; i < offsets[g + 1]! && starts[i]! <= at; i++) {
-        if (ends[i]! >= at && asked.has(STATUSES[statuses[i]!]!)) {
-          hits.push(positions[i]!);
-          codes.push(statuses[i]!);
-        }
+        if (ends[i]! >= at && wanted[statuses[i]!]) hits.push(positions[i]! * 4 + statuses[i]!);
       }
     }
     const constant = this.constant;
     for (let i = constant.starts[project] ?? 0; i < (constant.starts[project + 1] ?? 0); i++) {
-      if (asked.has(STATUSES[constant.statuses[i]!]!)) {
-        hits.push(constant.positions[i]!);
-        codes.push(constant.statuses[i]!);
-      }
+      if (wanted[constant.statuses[i]!]) hits.push(constant.positions[i]! * 4 + constant.statuses[i]!);
     }
     // A record answers once: its stretches are disjoint, and it is in one line or among the constants.
-    const order = Int32Array.from(hits, (_, i) => i).sort((a, b) => hits[a]! - hits[b]!);
+    const sorted = Float64Array.from(hits).sort();
     const checked = this.checked;
     return {
-      found: order.map((i) => hits[i]!),
-      statuses: Array.from(order, (i) => STATUSES[codes[i]!]!),
+      found: Int32Array.from(sorted, (hit) => Math.floor(hit / 4)),
+      statuses: Array.from(sorted, (hit) => STATUSES[hit % 4]!),
       checked: checked.positions.subarray(checked.starts[project] ?? 0, checked.starts[project + 1] ?? 0),
     };
   }
