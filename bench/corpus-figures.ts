@@ -94,7 +94,7 @@ async function startTimed(args: string[]): Promise<{ server: Server; rest: numbe
 }
 
 /** What /ask is timed with (issue 26): the realistic set and the judged questions in everyday wording. */
-const ASKED = [...REALISTIC_QUERIES, ...readJudgedQuestions().map((judged) => judged.question)];
+export const ASKED = [...REALISTIC_QUERIES, ...readJudgedQuestions().map((judged) => judged.question)];
 
 export interface AskLatencies {
   readonly p50: number;

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
 import { DEFAULT_RECORDS_FILE } from '../src/cli/serve-options.js';
 import { askSection } from './ask-figures.js';
+import { askRankingSection } from './ask-ranking.js';
 import { SAMPLE_ZIP } from './corpus.js';
 import { corpusSection } from './corpus-figures.js';
 import { deploymentSection } from './deployment-figures.js';
@@ -295,6 +296,8 @@ if (!only || only === 'versions') await versionSection(SECONDS);
 // Not part of the whole run: the ablation takes about ten minutes, instruction counts a few more.
 // The /ask latency of the corpus section alone (minutes: it builds and imports the corpus): only when asked for.
 if (only === 'ask') await askSection();
+// The same questions ranked in process at the corpus's size, CPU time (a minute or two): only when asked for.
+if (only === 'ask-ranking') await askRankingSection();
 // Issue 25's change streams: 1,000 open on a server of the corpus while a delta lands (minutes: it syncs the corpus).
 if (only === 'streams') await streamSection();
 if (only === 'layers') await layersSection();

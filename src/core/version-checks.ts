@@ -104,7 +104,9 @@ export interface VersionReason {
 
 /**
  * The records one query's version affects, newest first, at most `limit` with the entry that matched; and
- * how many there are. One subject's records, walked at once: a single query costs what one list page does.
+ * how many there are. One subject's records, walked at once: a single query costs what one list page does
+ * (the records are counted as the list counts them, by the project's ranges; only those given a reason are
+ * checked one by one, for the entry that matched).
  */
 export async function affectedWithReasons(
   snapshot: Snapshot,
@@ -117,11 +119,12 @@ export async function affectedWithReasons(
   const reasons: VersionReason[] = [];
   let total = 0;
   for (const position of subject.positions) {
-    const verdict = subject.check(position);
-    if (verdict?.status !== 'affected') continue;
+    if (subject.askedStatus(position) !== 'affected') continue;
     total++;
+    if (reasons.length === limit) continue;
+    const verdict = subject.check(position);
     const versions = index.versionsAt(position);
-    if (reasons.length < limit && versions !== undefined) reasons.push({ position, reason: describeVerdict(versions, verdict) });
+    if (verdict !== undefined && versions !== undefined) reasons.push({ position, reason: describeVerdict(versions, verdict) });
   }
   return { reasons, total };
 }

@@ -340,21 +340,23 @@ async function* batches(rows: Iterator<StoredRecord>): AsyncGenerator<StoredReco
 }
 
 /**
- * The texts of the records of `ids` read from their rows when asked for (a point read by id, microseconds).
- * A row with facts was checked by its writer; one without is read only when it is the row the snapshot
- * checked (its hash is `hashOf` its position). A record gone from the store since reads as having none.
+ * The texts of the records of `ids` read from their rows when asked for (a point read by id, microseconds):
+ * the one column asked for, so a summary is read without the details beside it. A row with facts was
+ * checked by its writer (the partial index of rows without facts is empty but for another program's rows);
+ * one without is read only when it is the row the snapshot checked (its hash is `hashOf` its position). A
+ * record gone from the store since reads as having none.
  */
 function rowTexts(sql: (text: string) => StatementSync, ids: readonly string[], hashOf: (position: number) => bigint): TextStore {
-  const read = (position: number): { summary: string | null; details: string | null } | undefined => {
-    const row = sql(`SELECT ${RECORD_COLUMNS}, content_hash FROM cve_records WHERE id = ?`).get(ids[position]!) as
-      | (RecordRow & { content_hash: string | null })
-      | undefined;
-    if (row === undefined) return undefined;
-    if (row.content_hash !== null || recordHash(recordOfRow(row), row.details ?? undefined) === hashOf(position)) return row;
-    return undefined;
+  const read = (column: 'summary' | 'details', position: number): string | undefined => {
+    const id = ids[position]!;
+    const row = sql(`SELECT ${column} AS text FROM cve_records WHERE id = ?`).get(id) as { text: string | null } | undefined;
+    if (row === undefined || row.text === null) return undefined;
+    if (sql('SELECT 1 FROM cve_records INDEXED BY cve_records_unchecked WHERE id = ? AND content_hash IS NULL').get(id) === undefined)
+      return row.text;
+    const whole = sql(`SELECT ${RECORD_COLUMNS} FROM cve_records WHERE id = ?`).get(id) as RecordRow | undefined;
+    return whole !== undefined && recordHash(recordOfRow(whole), whole.details ?? undefined) === hashOf(position)
+      ? (whole[column] ?? undefined)
+      : undefined;
   };
-  return {
-    summary: (position) => read(position)?.summary ?? undefined,
-    details: (position) => read(position)?.details ?? undefined,
-  };
+  return { summary: (position) => read('summary', position), details: (position) => read('details', position) };
 }

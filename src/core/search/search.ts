@@ -2,13 +2,13 @@
 // reading of the query returned beside the hits so a caller can show why each record is there.
 import { SEVERITIES } from '../../contract/index.js';
 import { inSteps, settled } from '../derived.js';
-import { namesCwe, STATUS_CODES } from '../record-table.js';
+import { NO_DATE, namesCwe, STATUS_CODES } from '../record-table.js';
 import type { RecordEntry, Snapshot } from '../snapshot.js';
 import { type AskedVersion, askedVersionSteps } from './asked-version.js';
 import { type QueryUnderstanding, understandQuery, yearMatches } from './query-understanding.js';
 import { rankByWords } from './ranking.js';
 import { relax } from './relaxation.js';
-import { inDays } from './time-words.js';
+import { type DayRange, inDays } from './time-words.js';
 
 export interface SearchHit {
   readonly entry: RecordEntry;
@@ -152,11 +152,14 @@ function newest(snapshot: Snapshot, positions: Int32Array, accept: (position: nu
 /**
  * Positions holding every record the filters may take: the shortest list of a filter (shortestList),
  * cut to the years asked for. Listing order is newest year first, so those years are one run of it,
- * found by bisection.
+ * found by bisection. None when the days asked for are all before the first publication or after the
+ * last: "last month" of a catalog verified after its newest record would otherwise walk every record
+ * at each filter relaxed.
  */
 function filteredPositions(snapshot: Snapshot, understanding: QueryUnderstanding): Int32Array {
-  const { years } = understanding;
+  const { years, published } = understanding;
   const positions = shortestList(snapshot, understanding);
+  if (published && !overlapsPublication(snapshot.table.published, published)) return positions.subarray(0, 0);
   const { year } = snapshot.table;
   // The first position whose year is at or below `bound`.
   const firstAtOrBelow = (bound: number) => {
@@ -172,6 +175,26 @@ function filteredPositions(snapshot: Snapshot, understanding: QueryUnderstanding
   const start = years?.to === undefined ? 0 : firstAtOrBelow(years.to);
   const end = years?.from === undefined ? positions.length : firstAtOrBelow(years.from - 1);
   return positions.subarray(start, Math.max(start, end));
+}
+
+/** The first and last publication day of each table's published column, found once. */
+const publicationSpans = new WeakMap<Int32Array, { readonly first: number; readonly last: number }>();
+
+/** Whether some day of `range` falls between a catalog's first and last publication. */
+function overlapsPublication(published: Int32Array, range: DayRange): boolean {
+  let span = publicationSpans.get(published);
+  if (!span) {
+    let first = Number.POSITIVE_INFINITY;
+    let last = Number.NEGATIVE_INFINITY;
+    for (const day of published) {
+      if (day === NO_DATE) continue;
+      first = Math.min(first, day);
+      last = Math.max(last, day);
+    }
+    span = { first, last };
+    publicationSpans.set(published, span);
+  }
+  return (range.since === undefined || range.since <= span.last) && (range.before === undefined || range.before > span.first);
 }
 
 /**

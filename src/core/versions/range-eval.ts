@@ -31,9 +31,23 @@ export const STATUS_CODES: Readonly<Record<VersionStatus, number>> = { affected:
 const RANKABLE = /^[vV]?(?:0|[1-9]\d*)(?:\.(?:0|[1-9]\d*))*$/;
 const PLAIN_SERIES = /^(?:0|[1-9]\d*)(?:\.(?:0|[1-9]\d*))*$/;
 
-/** Whether the range index answers for this version (otherwise the project's records are checked one by one). */
+/** Whether the range index answers for this version by rank (otherwise the project's records are checked one by one). */
 export function isRankableVersion(version: string): boolean {
   return RANKABLE.test(version) && !COMMIT.test(version);
+}
+
+/**
+ * Whether a version is a git commit id with a letter: no version of digits and dots, nor semver, so only
+ * the records naming a commit that begins as it does (its first seven characters) answer anything particular
+ * for it; every other record gives the same answer for any such commit (see compileForCommits).
+ */
+export function isCommitVersion(version: string): boolean {
+  return COMMIT.test(version) && /[a-f]/i.test(version);
+}
+
+/** The first seven characters of a commit id as a number: the key of the records that name it. */
+export function commitPrefix(text: string): number {
+  return Number.parseInt(text.slice(0, 7), 16);
 }
 
 /** One end of a stretch: a bound text and whether the bound itself is inside; null is no bound. */
@@ -75,6 +89,22 @@ class Uncompiled extends Error {}
 
 function lineOf(order: AnyVersionOrder): number {
   return LINE_ORDERS.indexOf(order === dottedOrder ? semverOrder : order);
+}
+
+/**
+ * The entry at a commit id with a letter, whose commit or text is not among `commits` (collected here: a
+ * commit that begins as one of them is checked one by one). A git entry then decides nothing, and a range
+ * of semver or dotted numbers cannot place it; another ordering (rpm, Maven and PEP 440 read such ids as
+ * versions) is left to the check.
+ */
+function compileForCommit(entry: AffectedVersion, commits: string[]): CompiledEntry {
+  const order = versionOrder(entry.versionType);
+  const upper = entry.lessThan ?? entry.lessThanOrEqual;
+  const texts = [entry.version, entry.lessThan, entry.lessThanOrEqual, ...entry.changes.map((change) => change.at)];
+  for (const text of texts) if (text !== null && COMMIT.test(text)) commits.push(text);
+  if (order !== 'git' && lineOf(order) !== 0) throw new Uncompiled();
+  const undecided = upper !== null || (order !== 'git' && (!TOKEN.test(entry.version) || PATTERN.test(entry.version)));
+  return { status: entry.status, match: undefined, undecided: undecided ? EVERYWHERE : undefined };
 }
 
 /** The entry's stretches, with the line its bounds rank in (undefined when it names none). */
@@ -126,43 +156,62 @@ function nextSeries(series: string): string {
   return parts.join('.');
 }
 
+/** A record's selected products, each entry compiled by `compile`; undefined when one cannot be. */
+function compileProducts(
+  details: CheckedDetails | undefined,
+  names: ReadonlySet<string>,
+  compile: (entry: AffectedVersion) => CompiledEntry,
+): Pick<CompiledRecord, 'cna' | 'adp'> | undefined {
+  const affected = details?.affected ?? [];
+  const adpAffected = details?.adpAffected ?? [];
+  const selects = namedIn(names);
+  const named = [...affected, ...adpAffected].some(selects);
+  const compileProduct = (product: AffectedProduct): CompiledProduct | undefined =>
+    named && !selects(product)
+      ? undefined
+      : { defaultStatus: product.defaultStatus ?? null, entries: (product.versionList ?? []).map(compile) };
+  try {
+    return { cna: affected.map(compileProduct), adp: adpAffected.map(compileProduct) };
+  } catch (error) {
+    if (error instanceof Uncompiled) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The record at any commit id with a letter that begins unlike every commit it names (`commits`, filled
+ * here), its products selected as a project's check selects them; undefined when it must be checked one
+ * by one at such versions.
+ */
+export function compileForCommits(
+  details: CheckedDetails | undefined,
+  names: ReadonlySet<string>,
+  commits: string[],
+): CompiledRecord | undefined {
+  const products = compileProducts(details, names, (entry) => compileForCommit(entry, commits));
+  return products && { line: undefined, keys: [], texts: [], places: new Map(), ...products };
+}
+
 /**
  * The record compiled for the range index, its products selected as a project's check selects them;
  * undefined when its answer must be checked one by one.
  */
 export function compileRecord(details: CheckedDetails | undefined, names: ReadonlySet<string>): CompiledRecord | undefined {
-  const affected = details?.affected ?? [];
-  const adpAffected = details?.adpAffected ?? [];
-  const selects = namedIn(names);
-  const named = [...affected, ...adpAffected].some(selects);
   let line: number | undefined;
   const texts: string[] = [];
-  const compileProduct = (product: AffectedProduct): CompiledProduct | undefined => {
-    if (named && !selects(product)) return undefined;
-    const entries = (product.versionList ?? []).map((entry) => {
-      const compiled = compileEntry(entry);
-      if (compiled.line !== undefined && (compiled.compiled.match !== undefined || compiled.compiled.undecided !== undefined)) {
-        const ends = [compiled.compiled.match, compiled.compiled.undecided].flatMap((stretch) => [stretch?.from, stretch?.to]);
-        const bounded = ends.filter((end): end is End => end !== undefined && end !== null);
-        if (bounded.length > 0) {
-          if (line !== undefined && line !== compiled.line) throw new Uncompiled();
-          line = compiled.line;
-          for (const end of bounded) texts.push(end.text);
-        }
-      }
-      return compiled.compiled;
-    });
-    return { defaultStatus: product.defaultStatus ?? null, entries };
-  };
-  let cna: (CompiledProduct | undefined)[];
-  let adp: (CompiledProduct | undefined)[];
-  try {
-    cna = affected.map(compileProduct);
-    adp = adpAffected.map(compileProduct);
-  } catch (error) {
-    if (error instanceof Uncompiled) return undefined;
-    throw error;
-  }
+  const products = compileProducts(details, names, (entry) => {
+    const compiled = compileEntry(entry);
+    const ends = [compiled.compiled.match, compiled.compiled.undecided].flatMap((stretch) => [stretch?.from, stretch?.to]);
+    const bounded = ends.filter((end): end is End => end !== undefined && end !== null);
+    if (compiled.line !== undefined && bounded.length > 0) {
+      if (line !== undefined && line !== compiled.line) throw new Uncompiled();
+      line = compiled.line;
+      for (const end of bounded) texts.push(end.text);
+    }
+    return compiled.compiled;
+  });
+  if (products === undefined) return undefined;
+  const { cna, adp } = products;
   if (line === undefined) return { line, keys: [], texts: [], places: new Map(), cna, adp };
   // The record's distinct bounds, ascending; texts of one key (`1.0`, `1`) share its place.
   const order = LINE_ORDERS[line]!;

@@ -11,12 +11,24 @@
 // text that may equal a version, `changes`) stays with the record-by-record check (its positions are kept
 // as `checked`), and so does every other version asked about.
 import type { VersionStatus } from '../../contract/index.js';
-import { type CompiledRecord, compileRecord, isRankableVersion, LINE_ORDERS, STATUS_CODES, statusesAlong } from './range-eval.js';
+import {
+  type CompiledRecord,
+  commitPrefix,
+  compileForCommits,
+  compileRecord,
+  isCommitVersion,
+  isRankableVersion,
+  LINE_ORDERS,
+  STATUS_CODES,
+  statusesAlong,
+} from './range-eval.js';
 import type { CheckedDetails } from './record-check.js';
 
 /** Statuses by code, as the stretches store them. */
 const STATUSES: readonly VersionStatus[] = ['affected', 'unaffected', 'unknown'];
 const LINES = LINE_ORDERS.length;
+/** Stretches placed between two yields of the build (a sort of a quarter as many): a few milliseconds. */
+const STRETCHES_PER_STEP = 100_000;
 
 /** Growable column of 32-bit integers: the build appends, done() keeps what was filled. */
 class IntColumn {
@@ -76,11 +88,16 @@ export class RangeIndexBuilder {
   };
   readonly #constant = { project: new IntColumn(), position: new IntColumn(), status: new IntColumn() };
   readonly #checked = { project: new IntColumn(), position: new IntColumn(), status: new IntColumn() };
+  /** At commit ids: the records' answer where it is one asked for, those checked one by one, and the commits they name. */
+  readonly #atCommits = { project: new IntColumn(), position: new IntColumn(), status: new IntColumn() };
+  readonly #checkedAtCommits = { project: new IntColumn(), position: new IntColumn(), status: new IntColumn() };
+  readonly #commits = { project: new IntColumn(), position: new IntColumn(), status: new IntColumn() };
   #projects = 0;
 
   /** A record of a project, with the name keys its products are selected by (as VersionIndex.checkProject selects them). */
   add(position: number, project: number, details: CheckedDetails | undefined, names: ReadonlySet<string>): void {
     this.#projects = Math.max(this.#projects, project + 1);
+    this.#addAtCommits(position, project, details, names);
     const compiled: CompiledRecord | undefined = compileRecord(details, names);
     if (compiled === undefined) {
       push(this.#checked, project, position, 0);
@@ -108,6 +125,17 @@ export class RangeIndexBuilder {
         stretches.status.push(STATUS_CODES[status]);
       }
       start = end + 1;
+    }
+  }
+
+  #addAtCommits(position: number, project: number, details: CheckedDetails | undefined, names: ReadonlySet<string>): void {
+    const commits: string[] = [];
+    const compiled = compileForCommits(details, names, commits);
+    for (const prefix of new Set(commits.map(commitPrefix))) push(this.#commits, project, position, prefix);
+    if (compiled === undefined) push(this.#checkedAtCommits, project, position, 0);
+    else {
+      const [status] = statusesAlong(compiled);
+      if (status !== 'unaffected') push(this.#atCommits, project, position, STATUS_CODES[status!]);
     }
   }
 
@@ -164,9 +192,11 @@ export class RangeIndexBuilder {
       ends[at] = to < 0 ? 2 * keys[line]!.length : 2 * rank[(to / 3) | 0]! + (to % 3 === AT ? 1 : 0);
       positions[at] = position.at(i);
       statuses[at] = status.at(i);
+      if (i % STRETCHES_PER_STEP === STRETCHES_PER_STEP - 1) yield;
     }
     yield;
     // Within a group, by start: a query reads the stretches starting at or below its rank.
+    let sorted = 0;
     for (let g = 0; g < groups; g++) {
       const from = offsets[g]!;
       const to = offsets[g + 1]!;
@@ -177,13 +207,30 @@ export class RangeIndexBuilder {
         column.set(sorted, from);
       };
       for (const column of [starts, ends, positions, statuses]) copy(column);
-      if (to - from > 10_000) yield;
+      sorted += to - from;
+      if (sorted >= STRETCHES_PER_STEP / 4) {
+        sorted = 0;
+        yield;
+      }
     }
+    // The commits named, by their first seven characters (the status column holds them), then project and position.
+    const named = this.#commits;
+    const byCommit = yield* sortInSteps(
+      Int32Array.from({ length: named.project.length }, (_, i) => i),
+      (a, b) =>
+        named.status.at(a) - named.status.at(b) || named.project.at(a) - named.project.at(b) || named.position.at(a) - named.position.at(b),
+    );
+    const commits: Commits = {
+      prefixes: byCommit.map((i) => named.status.at(i)),
+      projects: byCommit.map((i) => named.project.at(i)),
+      positions: byCommit.map((i) => named.position.at(i)),
+    };
     return new RangeIndex(
       keys,
       { offsets, starts, ends, positions, statuses },
       byProject(this.#constant, this.#projects),
       byProject(this.#checked, this.#projects),
+      { answers: byProject(this.#atCommits, this.#projects), checked: byProject(this.#checkedAtCommits, this.#projects), commits },
     );
   }
 }
@@ -218,7 +265,7 @@ function byProject(columns: { project: IntColumn; position: IntColumn; status: I
 
 /** Ids sorted by a comparison, by merging sorted runs: a step each run and each merge of 50,000 ids. */
 function* sortInSteps(ids: Int32Array, compare: (a: number, b: number) => number): Generator<void, Int32Array, void> {
-  const RUN = 4096;
+  const RUN = 1024;
   for (let from = 0; from < ids.length; from += RUN) {
     ids.subarray(from, from + RUN).sort(compare);
     yield;
@@ -255,6 +302,22 @@ interface Stretches {
   readonly statuses: Uint8Array;
 }
 
+/** The commits records name: their first seven characters as numbers, ascending, with each record's project and position. */
+interface Commits {
+  readonly prefixes: Int32Array;
+  readonly projects: Int32Array;
+  readonly positions: Int32Array;
+}
+
+/** What the index reads at a commit id with a letter. */
+interface AtCommits {
+  /** Each record's answer at a commit it does not name, where it is `affected` or `unknown`. */
+  readonly answers: ByProject;
+  /** Records whose answer there is left to the check (an entry of another ordering). */
+  readonly checked: ByProject;
+  readonly commits: Commits;
+}
+
 export class RangeIndex {
   constructor(
     /** Each line's distinct bounds, parsed, ascending. */
@@ -264,6 +327,7 @@ export class RangeIndex {
     private readonly constant: ByProject,
     /** Records the ranks cannot answer for: checked one by one. */
     private readonly checked: ByProject,
+    private readonly atCommits: AtCommits,
   ) {}
 
   /**
@@ -272,10 +336,12 @@ export class RangeIndex {
    * the project is checked, as before).
    */
   find(project: number, version: string, asked: ReadonlySet<VersionStatus>): RangeAnswer | undefined {
+    if (isCommitVersion(version)) return this.#atCommit(project, version, asked);
     if (!isRankableVersion(version)) return undefined;
     const { offsets, starts, ends, positions, statuses } = this.stretches;
+    // Each hit as position * 4 + status code, so one numeric sort puts them in listing order.
     const hits: number[] = [];
-    const codes: number[] = [];
+    const wanted = STATUSES.map((status) => asked.has(status));
     for (let line = 0; line < LINES; line++) {
       const g = project * LINES + line;
       if (g + 1 >= offsets.length || offsets[g] === offsets[g + 1]) continue;
@@ -284,28 +350,61 @@ export class RangeIndex {
       if (key === undefined) return undefined;
       const at = rankOf(this.keys[line]!, key, order.compare);
       for (let i = offsets[g]!; i < offsets[g + 1]! && starts[i]! <= at; i++) {
-        if (ends[i]! >= at && asked.has(STATUSES[statuses[i]!]!)) {
-          hits.push(positions[i]!);
-          codes.push(statuses[i]!);
-        }
+        if (ends[i]! >= at && wanted[statuses[i]!]) hits.push(positions[i]! * 4 + statuses[i]!);
       }
     }
     const constant = this.constant;
     for (let i = constant.starts[project] ?? 0; i < (constant.starts[project + 1] ?? 0); i++) {
-      if (asked.has(STATUSES[constant.statuses[i]!]!)) {
-        hits.push(constant.positions[i]!);
-        codes.push(constant.statuses[i]!);
-      }
+      if (wanted[constant.statuses[i]!]) hits.push(constant.positions[i]! * 4 + constant.statuses[i]!);
     }
     // A record answers once: its stretches are disjoint, and it is in one line or among the constants.
-    const order = Int32Array.from(hits, (_, i) => i).sort((a, b) => hits[a]! - hits[b]!);
+    const sorted = Float64Array.from(hits).sort();
     const checked = this.checked;
     return {
-      found: order.map((i) => hits[i]!),
-      statuses: Array.from(order, (i) => STATUSES[codes[i]!]!),
+      found: Int32Array.from(sorted, (hit) => Math.floor(hit / 4)),
+      statuses: Array.from(sorted, (hit) => STATUSES[hit % 4]!),
       checked: checked.positions.subarray(checked.starts[project] ?? 0, checked.starts[project + 1] ?? 0),
     };
   }
+
+  /** At a commit id with a letter: each record's answer there, but those naming a commit that begins alike are checked. */
+  #atCommit(project: number, version: string, asked: ReadonlySet<VersionStatus>): RangeAnswer {
+    const { prefixes, projects, positions } = this.atCommits.commits;
+    const prefix = commitPrefix(version);
+    let low = 0;
+    let high = prefixes.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (prefixes[middle]! < prefix || (prefixes[middle] === prefix && projects[middle]! < project)) low = middle + 1;
+      else high = middle;
+    }
+    const naming: number[] = [];
+    for (let i = low; i < prefixes.length && prefixes[i] === prefix && projects[i] === project; i++) naming.push(positions[i]!);
+    const excluded = new Set(naming);
+    const answers = ofProject(this.atCommits.answers, project);
+    const found: number[] = [];
+    const statuses: VersionStatus[] = [];
+    for (const [i, position] of answers.positions.entries()) {
+      const status = STATUSES[answers.statuses[i]!]!;
+      if (asked.has(status) && !excluded.has(position)) {
+        found.push(position);
+        statuses.push(status);
+      }
+    }
+    return { found: Int32Array.from(found), statuses, checked: union(ofProject(this.atCommits.checked, project).positions, naming) };
+  }
+}
+
+/** A project's records in a ByProject, and their statuses. */
+function ofProject({ starts, positions, statuses }: ByProject, project: number): { positions: Int32Array; statuses: Uint8Array } {
+  const from = starts[project] ?? 0;
+  const to = starts[project + 1] ?? from;
+  return { positions: positions.subarray(from, to), statuses: statuses.subarray(from, to) };
+}
+
+/** Two ascending lists as one, each position once. */
+function union(a: Int32Array, b: readonly number[]): Int32Array {
+  return Int32Array.from(new Set([...a, ...b])).sort();
 }
 
 /** The doubled rank of a key among ascending keys: 2i + 1 when equal to key i, 2i when just below it. */

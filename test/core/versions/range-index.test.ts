@@ -1,4 +1,4 @@
-// The range index answers as the record-by-record check does: for every version it ranks, the records it
+// The range index answers as the record-by-record check does: for every version it ranks (and every commit id), the records it
 // finds (with their statuses) and those it leaves to the check together give exactly the records whose
 // check says a status asked for. Shown on random records (entries of every ordering, `*` series, tokens,
 // git commits and tags, defaults, CNA and ADP) and on every project of the shipped data at versions next
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { AffectedProduct, AffectedVersion, VersionStatus } from '../../../src/contract/index.js';
 import { createSnapshot } from '../../../src/core/snapshot.js';
 import { projectNameKeys } from '../../../src/core/versions/product-names.js';
-import { isRankableVersion } from '../../../src/core/versions/range-eval.js';
+import { isCommitVersion, isRankableVersion } from '../../../src/core/versions/range-eval.js';
 import { type RangeAnswer, type RangeIndex, RangeIndexBuilder } from '../../../src/core/versions/range-index.js';
 import { type CheckedDetails, checkRecord } from '../../../src/core/versions/record-check.js';
 import { recordVersions } from '../../../src/core/versions/version-index.js';
@@ -149,6 +149,11 @@ describe('the range index', () => {
         '6.1',
         '6.13',
         '9',
+        // Commit ids: named by a record, beginning as one, and named by none.
+        '1da177e4c3f4',
+        '1da177e',
+        'CCF74F2390D6AA',
+        'abcdef12345',
       ];
       let answered = 0;
       for (const version of versions) {
@@ -164,12 +169,13 @@ describe('the range index', () => {
     }
   });
 
-  it('leaves versions it does not rank to the check', () => {
+  it('leaves versions it neither ranks nor reads as commit ids to the check', () => {
     const index = build(new RangeIndexBuilder());
-    for (const version of ['1.2.3-rc1', '01.2', '1.2.x', 'abc', '1234567', '1da177e4c3f4']) {
-      expect(isRankableVersion(version), version).toBe(false);
+    for (const version of ['1.2.3-rc1', '01.2', '1.2.x', 'abc', '1234567']) {
+      expect(isRankableVersion(version) || isCommitVersion(version), version).toBe(false);
       expect(index.find(0, version, ASKED[0]!)).toBeUndefined();
     }
+    expect(index.find(0, '1da177e4c3f4', ASKED[0]!)).toEqual({ found: new Int32Array(0), statuses: [], checked: new Int32Array(0) });
     expect(index.find(0, '6.1.5', ASKED[0]!)).toEqual({ found: new Int32Array(0), statuses: [], checked: new Int32Array(0) });
   });
 
@@ -182,12 +188,17 @@ describe('the range index', () => {
       const positions = snapshot.filters.project(project);
       const names = projectNameKeys(project, snapshot.aliases.get(project) ?? []);
       const versions = new Set(['1', '6.1.5']);
+      const commits = new Set(['abcdef12345']);
       for (const position of positions) {
         const json = snapshot.texts.details(position);
         const record = json === undefined ? undefined : recordVersions(JSON.parse(json));
         for (const product of record === undefined ? [] : [...record.affected, ...(record.adpAffected ?? [])]) {
           for (const entry of product.versionList ?? []) {
             for (const text of [entry.version, entry.lessThan, entry.lessThanOrEqual]) {
+              if (text !== null && isCommitVersion(text) && commits.size < 4) {
+                commits.add(text);
+                if (isCommitVersion(text.slice(0, 7))) commits.add(text.slice(0, 7).toUpperCase());
+              }
               const numbers = /^v?(\d+(?:\.\d+)*)/
                 .exec(text ?? '')?.[1]
                 ?.split('.')
@@ -205,7 +216,7 @@ describe('the range index', () => {
       // At most 12 versions a project (the kernel's bounds give thousands), spread over its list.
       const list = [...versions].filter(isRankableVersion);
       const every = Math.max(1, Math.ceil(list.length / 12));
-      for (const version of list.filter((_, i) => i % every === 0)) {
+      for (const version of [...list.filter((_, i) => i % every === 0), ...commits]) {
         const check = (position: number) => index.checkProject(position, version, names).status;
         for (const asked of ASKED) {
           const answer = index.findInProject(code, version, asked)!;

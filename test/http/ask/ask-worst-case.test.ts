@@ -9,25 +9,16 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASK_LIMIT, MAX_QUERY_LENGTH } from '../../../src/contract/index.js';
-import { NO_TOPIC_WORDS } from '../../../src/core/search/no-topic-words.js';
 import { MAX_TERMS } from '../../../src/core/search/query-understanding.js';
-import { SECURITY_TERMS } from '../../../src/core/search/security-terms.js';
-import { VENDOR_PRODUCTS } from '../../../src/core/search/vendor-families.js';
 import { createSnapshot, type Snapshot } from '../../../src/core/snapshot.js';
 import { PATHS } from '../../../src/http/shared/paths.js';
 import { buildTestApp, loadDefaultCatalog } from '../../support/app.js';
+import { worstQuestions as worstQuestionsOf } from '../../support/worst-questions.js';
 
 /** What a question may take at most (on a machine shared with other work: ten times what it takes alone). */
 const ASK_BOUND_MS = 2000;
 /** What a health check sent while the question runs may take at most. */
 const HEALTH_BOUND_MS = 200;
-
-/** The words repeated in order to the longest question the contract allows. */
-function longest(words: readonly string[]): string {
-  let question = words[0]!;
-  for (let i = 1; `${question} ${words[i % words.length]}`.length <= MAX_QUERY_LENGTH; i++) question += ` ${words[i % words.length]}`;
-  return question;
-}
 
 let app: FastifyInstance;
 let baseUrl: string;
@@ -43,38 +34,7 @@ afterAll(() => app.close());
 
 /** The worst questions, from the catalog's own words. */
 function worstQuestions(): Record<string, string> {
-  const index = snapshot.search.get();
-  const { vocabulary, text } = index;
-  const common = text.words
-    .filter((word) => /^[a-z]{4,}$/.test(word) && !NO_TOPIC_WORDS.has(word))
-    .sort((a, b) => text.frequency(b) - text.frequency(a))
-    .slice(0, 2 * MAX_TERMS);
-  const prefixes = [...new Set(common.map((word) => word.slice(0, 3)))].filter((prefix) => vocabulary.match(prefix)?.kind === 'prefix');
-  // The last two letters swapped: not a word of the records, but near several.
-  const typos = common
-    .map((word) => `${word.slice(0, -2)}${word.at(-1)}${word.at(-2)}`)
-    .filter((typo) => vocabulary.match(typo)?.kind === 'typo');
-  const vendors = [...VENDOR_PRODUCTS.map((entry) => entry.vendor), 'cisco', 'apache', 'linux', 'wordpress', 'dell', 'hp', 'intel'];
-  return {
-    'the commonest words': longest(common),
-    'prefixes of the commonest words': longest(prefixes),
-    'typos of the commonest words': longest(typos),
-    'weakness abbreviations': longest(SECURITY_TERMS.map((term) => term.word)),
-    'vendor words': longest(vendors),
-    'filters that leave nothing, with common words': longest([
-      'critical',
-      'actively',
-      'exploited',
-      'cwe-1321',
-      'before',
-      '2001',
-      'not',
-      'public',
-      ...common.slice(0, MAX_TERMS),
-    ]),
-    'time phrases': longest(['since march 2024', 'last month', 'this year', 'recent', 'past 30 days', 'in december 2024', 'before 2005']),
-    identifiers: longest(Array.from({ length: 100 }, (_, i) => `CVE-2024-${10_000 + i}`)),
-  };
+  return worstQuestionsOf(snapshot.search.get());
 }
 
 describe('the costliest questions', () => {

@@ -60,6 +60,26 @@ describe('GCRA limiter with a fake clock', () => {
     expect(store.size).toBeLessThanOrEqual(10_000);
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(50 * 1024 * 1024);
   });
+
+  it('under a flood of distinct addresses forgets the light ones first: an address that used its budget stays refused', () => {
+    const clock = fakeClock();
+    const store = new MemoryRateStore(policy, 1000, clock.now);
+    for (let i = 0; i < 120; i++) store.hit('heavy');
+    for (let i = 0; i < 5000; i++) store.hit(`10.0.${i >> 8}.${i & 255}`);
+    expect(store.size).toBeLessThanOrEqual(1000);
+    expect(store.hit('heavy').allowed).toBe(false);
+  });
+
+  it('forgets the addresses whose capacity is fully back before any other', () => {
+    const clock = fakeClock();
+    const store = new MemoryRateStore(policy, 10, clock.now);
+    for (let i = 0; i < 10; i++) store.hit(`old-${i}`);
+    clock.advance(60_000);
+    store.hit('recent');
+    store.hit('newest');
+    expect(store.size).toBe(2);
+    expect(store.hit('recent')).toMatchObject({ remaining: 118 });
+  });
 });
 
 describe('rate limit over HTTP', () => {

@@ -68,8 +68,9 @@ export interface RateStore {
 
 /**
  * In-process store with bounded memory: past `maxKeys` it first drops keys whose capacity is fully back
- * (forgetting them changes nothing), then the least recently touched ones. A flood of distinct
- * addresses can make the oldest of them forget their budget, never grow the process without bound.
+ * (forgetting them changes nothing), then those whose capacity is most nearly back (the smallest TAT: what
+ * forgetting them gives away is least). A flood of distinct addresses can make those forget their budget,
+ * never grow the process without bound, and never makes a heavy user's address forget its debt.
  */
 export class MemoryRateStore implements RateStore {
   readonly #tats = new Map<string, number>();
@@ -88,19 +89,27 @@ export class MemoryRateStore implements RateStore {
     const now = this.clock();
     const stored = this.#tats.get(key);
     const tat = nextTat(this.policy, stored, now);
-    this.#tats.delete(key); // re-insert: Map order is then least recently touched first
+    // Updated in place. Deleting and re-inserting the key at every hit (to keep the map in order of last
+    // touch) made V8 rebuild the map's table in old space about every other hit: some 36 bytes of old-space
+    // garbage per request, so that a busy server ran full collections of its whole heap (the catalog) every
+    // few seconds, the get-one p99 jump at 50 connections of docs/PERFORMANCE.md (issue 29).
     this.#tats.set(key, tat);
-    if (this.#tats.size > this.maxKeys) this.#evict(now);
+    if (stored === undefined && this.#tats.size > this.maxKeys) this.#evict(now);
     return decide(this.policy, tat !== Math.max(stored ?? now, now), tat, now);
   }
 
+  /** Down to 90% of `maxKeys`: the keys whose capacity is back, then the smallest TATs. */
   #evict(now: number): void {
     for (const [key, tat] of this.#tats) {
       if (tat <= now) this.#tats.delete(key);
     }
-    for (const key of this.#tats.keys()) {
-      if (this.#tats.size <= this.maxKeys * 0.9) break;
-      this.#tats.delete(key);
+    const keep = Math.floor(this.maxKeys * 0.9);
+    const excess = this.#tats.size - keep;
+    if (excess <= 0) return;
+    const cutoff = Float64Array.from(this.#tats.values()).sort()[excess - 1]!;
+    for (const [key, tat] of this.#tats) {
+      if (this.#tats.size <= keep) break;
+      if (tat <= cutoff) this.#tats.delete(key);
     }
   }
 }
