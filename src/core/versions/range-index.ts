@@ -27,6 +27,8 @@ import type { CheckedDetails } from './record-check.js';
 /** Statuses by code, as the stretches store them. */
 const STATUSES: readonly VersionStatus[] = ['affected', 'unaffected', 'unknown'];
 const LINES = LINE_ORDERS.length;
+/** Stretches placed between two yields of the build (a sort of a quarter as many): a few milliseconds. */
+const STRETCHES_PER_STEP = 100_000;
 
 /** Growable column of 32-bit integers: the build appends, done() keeps what was filled. */
 class IntColumn {
@@ -190,9 +192,11 @@ export class RangeIndexBuilder {
       ends[at] = to < 0 ? 2 * keys[line]!.length : 2 * rank[(to / 3) | 0]! + (to % 3 === AT ? 1 : 0);
       positions[at] = position.at(i);
       statuses[at] = status.at(i);
+      if (i % STRETCHES_PER_STEP === STRETCHES_PER_STEP - 1) yield;
     }
     yield;
     // Within a group, by start: a query reads the stretches starting at or below its rank.
+    let sorted = 0;
     for (let g = 0; g < groups; g++) {
       const from = offsets[g]!;
       const to = offsets[g + 1]!;
@@ -203,7 +207,11 @@ export class RangeIndexBuilder {
         column.set(sorted, from);
       };
       for (const column of [starts, ends, positions, statuses]) copy(column);
-      if (to - from > 10_000) yield;
+      sorted += to - from;
+      if (sorted >= STRETCHES_PER_STEP / 4) {
+        sorted = 0;
+        yield;
+      }
     }
     // The commits named, by their first seven characters (the status column holds them), then project and position.
     const named = this.#commits;
@@ -257,7 +265,7 @@ function byProject(columns: { project: IntColumn; position: IntColumn; status: I
 
 /** Ids sorted by a comparison, by merging sorted runs: a step each run and each merge of 50,000 ids. */
 function* sortInSteps(ids: Int32Array, compare: (a: number, b: number) => number): Generator<void, Int32Array, void> {
-  const RUN = 4096;
+  const RUN = 1024;
   for (let from = 0; from < ids.length; from += RUN) {
     ids.subarray(from, from + RUN).sort(compare);
     yield;

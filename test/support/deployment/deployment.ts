@@ -155,6 +155,22 @@ export class Deployment {
     return answers.every(Boolean);
   }
 
+  /** What each part says now, for a deployment that does not become whole: health, the sample's version, log tails. */
+  async describe(target?: PublishedDelta): Promise<string> {
+    const tail = (text: string) => text.trim().split('\n').slice(-8).join('\n    ');
+    const applied = this.applied();
+    const lines = [`the sync applied ${applied.length} steps, the last ${applied.at(-1)}; waiting for ${target?.name}`];
+    for (const replica of this.replicas) {
+      const health = await status(`${replica.url}/api/v1/health`);
+      const record = target ? await json(`${replica.url}/api/v1/cve-records/${target.sample.id}`) : undefined;
+      lines.push(
+        `${replica.name}: health ${health}, ${target?.sample.id} ${String(record?.project)}\n    ${tail(replica.process.output())}`,
+      );
+    }
+    lines.push(`sync:\n    ${tail(this.sync.output())}`);
+    return lines.join('\n');
+  }
+
   /** PostgreSQL's records as id -> project. */
   async tableProjects(): Promise<Map<string, string>> {
     const client = new pg.Client({ connectionString: this.postgres.url });

@@ -68,7 +68,13 @@ async function measured(
   const notes: string[] = [];
   await act(notes);
   const published = deployment.dataset.deltas.at(-1);
-  const recovery = await until(() => deployment.whole(published), options.recoveryTimeoutMs, `${fault}: every replica healthy and current`);
+  const recovery = await until(
+    () => deployment.whole(published),
+    options.recoveryTimeoutMs,
+    `${fault}: every replica healthy and current`,
+  ).catch(async (error: Error) => {
+    throw new Error(`${error.message}\n${await deployment.describe(published)}`);
+  });
   await sleep(1000); // the first second of the mended deployment counts too
   const counts = tally(load.outcomes, from, Date.now());
   return { fault, ...counts, recoverySeconds: seconds(recovery), notes };
