@@ -3,7 +3,7 @@
 // work: the words ranked (the commonest words of the records, up to the MAX_TERMS read), the spelling
 // look-ups (prefixes and typos, each stretched to many indexed words), the weakness abbreviations (each
 // read as several phrases), the vendor words (each naming many projects), filters that leave nothing
-// (relaxed one at a time, ranking again each time), time phrases and identifiers. Shared by the
+// (relaxed one at a time, ranking again each time), time phrases, identifiers and a version. Shared by the
 // worst-case test (test/http/ask/ask-worst-case.test.ts) and `npx tsx bench/run.ts ask-ranking`.
 import { MAX_QUERY_LENGTH } from '../../src/contract/index.js';
 import { NO_TOPIC_WORDS } from '../../src/core/search/no-topic-words.js';
@@ -51,5 +51,19 @@ export function worstQuestions(index: SearchIndex): Record<string, string> {
     ]),
     'time phrases': longest(['since march 2024', 'last month', 'this year', 'recent', 'past 30 days', 'in december 2024', 'before 2005']),
     identifiers: longest(Array.from({ length: 100 }, (_, i) => `CVE-2024-${10_000 + i}`)),
+    // A version of a form the range index leaves to the record-by-record check, beside the largest projects
+    // (at most 8 are checked, in steps).
+    'a version beside the largest projects': longest([
+      '0.0.1-rc1',
+      'linux',
+      'kernel',
+      'wordpress',
+      'windows',
+      'android',
+      'chrome',
+      'openssl',
+      'jenkins',
+      'php',
+    ]),
   };
 }
