@@ -2,7 +2,8 @@
 // between polls. A compatible addition within v1: a new operation with objects of its own, so the spec's
 // closed CveRecord travels unchanged inside a change.
 import Type, { type Static } from 'typebox';
-import { ListQuery, MAX_CURSOR_LENGTH } from './parameters.js';
+import { type FilterProperties, filterProperties, LIST_FILTERS } from './list-filters.js';
+import { MAX_CURSOR_LENGTH } from './parameters.js';
 import { CveId, CveRecord, Nullable } from './records.js';
 
 export const CHANGES_LIMIT = { min: 1, max: 1000, default: 100 } as const;
@@ -76,11 +77,12 @@ export const RecordChangesPage = Type.Object(
 export type RecordChangesPage = Static<typeof RecordChangesPage>;
 
 /**
- * The change stream's filters: the list's, so a stream follows exactly the records a list with them shows;
- * not yet `version` (and `include_unknown`), which a change would have to be checked against the version
- * index for: a stream asked for one is a 400, never a stream that silently ignores it.
+ * The change stream's filters: the list's that the table says a stream takes, so a stream follows exactly
+ * the records a list with them shows. (Typed as all of them: each is optional either way.)
  */
-const { limit: _limit, cursor: _cursor, version: _version, include_unknown: _includeUnknown, ...streamFilters } = ListQuery.properties;
+const streamFilters = filterProperties(
+  Object.fromEntries(Object.entries(LIST_FILTERS).filter(([, filter]) => filter.stream)),
+) as FilterProperties<typeof LIST_FILTERS>;
 
 const streamPoint = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description }));
 

@@ -3,6 +3,7 @@ export * from './changes.js';
 export * from './details.js';
 export * from './error-catalog.js';
 export * from './error-response.js';
+export * from './list-filters.js';
 export * from './nlweb.js';
 export * from './operations.js';
 export * from './parameters.js';

@@ -10,6 +10,7 @@ import {
   RecordChange,
   RecordChangesPage,
 } from './changes.js';
+import { filterReadings, LIST_FILTERS } from './list-filters.js';
 import { askStreamMessages, NlwebItemsResponse, NlwebResponse, NlwebSites } from './nlweb.js';
 import { AskPostBody, AskQuery, BatchHeaders, FeedQuery, ListQuery, RecordIdParams, SitesQuery } from './parameters.js';
 import { ProjectPage, ProjectsQuery } from './projects.js';
@@ -135,9 +136,8 @@ export const operations: readonly Operation[] = [
     summary: 'List CVE records',
     description:
       'Lists cleared CVE records in pages, newest first: by year, then by sequence number, both compared as numbers ' +
-      '(CVE-2025-24530 before CVE-2024-10012 before CVE-2024-9048). `project` and `status` filter by exact match; ' +
-      '`severity`, `kev`, `cwe`, `published_since` and `published_before` by what the details say; `version`, `purl` and ' +
-      '`cpe` by the affected products the records list (a version as the CVE JSON 5 rules place it in their ranges). ' +
+      '(CVE-2025-24530 before CVE-2024-10012 before CVE-2024-9048). ' +
+      `${filterReadings(LIST_FILTERS)}. ` +
       'Pass `pagination.nextCursor` as `cursor`, with the same filters, until it is null; a cursor is bound to the ' +
       'filters it was issued for. Unknown or repeated query parameters are rejected with 400.',
     query: ListQuery,

@@ -1,7 +1,7 @@
 // Request parameters of the operations, defined once for validation, OpenAPI and agent tool schemas.
 import Type, { type Static } from 'typebox';
-import { SEVERITIES } from './details.js';
-import { CveId, MAX_PROJECT_LENGTH, PAGE_LIMIT, RecordStatus } from './records.js';
+import { filterProperties, LIST_FILTERS, type ListFilterTable } from './list-filters.js';
+import { CveId, PAGE_LIMIT } from './records.js';
 
 export const MAX_CURSOR_LENGTH = 200;
 export const MAX_QUERY_LENGTH = 512;
@@ -14,110 +14,30 @@ export const QUERY_READING =
   '("CWE-79", "xss", "sqli", "rce"), a version beside a project ("openssl 3.0.7": the records saying it is affected) and ' +
   'free text, in everyday wording ("problems in fortinet products")';
 
-/** The longest version the version filters take: real versions are far shorter, and each check reads it once per range. */
-export const MAX_VERSION_PARAMETER_LENGTH = 128;
-/** A version: letters, digits and the separators versions use (`1.0.0-rc.1+build`, `0:4.18.0-553.el8_10`, `2.0~beta`). */
-export const VERSION_PATTERN = '^[0-9A-Za-z][0-9A-Za-z._+~:^-]*$';
-
-/** The longest package URL and CPE name the filters take: real ones are far shorter. */
-export const MAX_PURL_LENGTH = 512;
-export const MAX_CPE_LENGTH = 512;
-
-/** `purl`, in the list's query and in a batch check. */
-export const PurlParameter = Type.String({
-  minLength: 5,
-  maxLength: MAX_PURL_LENGTH,
-  pattern: '^pkg:[^\\s]+$',
-  description:
-    "A package URL (purl), matched to the records' affected packages by `collectionURL` and `packageName`, for the " +
-    'ecosystems the records use: `npm`, `pypi`, `maven`, `golang`, `cargo`, `nuget`, `gem`, `composer`, and WordPress ' +
-    'as `pkg:wordpress/plugin/<slug>` or `pkg:wordpress/theme/<slug>`. With a version (`pkg:pypi/apache-airflow@2.7.0`) ' +
-    'only the records that say it is affected.',
-  examples: ['pkg:pypi/apache-airflow@2.7.0'],
-});
-
-/** `cpe`, in the list's query and in a batch check. */
-export const CpeParameter = Type.String({
-  minLength: 8,
-  maxLength: MAX_CPE_LENGTH,
-  pattern: '^cpe:2\\.3:[^\\s]+$',
-  description:
-    "A CPE 2.3 formatted string matched against the records' CPE names: `*` matches any value and `-` only `-` " +
-    '(and `*`), other values by equal text, a vendor or a product required. With a version attribute only the records ' +
-    'that say it is affected: a CPE name with that very version, or the ranges of the product it names.',
-  examples: ['cpe:2.3:a:openssl:openssl:3.0.7:*:*:*:*:*:*:*'],
-});
-
-export const ListQuery = Type.Object(
-  {
-    limit: Type.Optional(
-      Type.Integer({
-        minimum: PAGE_LIMIT.min,
-        maximum: PAGE_LIMIT.max,
-        default: PAGE_LIMIT.default,
-        description: `Maximum number of records to return, ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}.`,
-      }),
-    ),
-    cursor: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: MAX_CURSOR_LENGTH,
-        description: "Opaque cursor from the previous page's `pagination.nextCursor`. Pass the same filters with it.",
-      }),
-    ),
-    project: Type.Optional(
-      Type.String({ minLength: 1, maxLength: MAX_PROJECT_LENGTH, description: 'Exact, case-sensitive project name.' }),
-    ),
-    status: Type.Optional(RecordStatus),
-    severity: Type.Optional(
-      Type.Enum([...SEVERITIES], {
-        description:
-          "Only records whose highest CVSS severity (the details' `severity`) is this one; records without a CVSS score have none.",
-      }),
-    ),
-    kev: Type.Optional(
-      Type.Boolean({
-        description: "`true`: only records in CISA's Known Exploited Vulnerabilities catalog; `false`: only records not in it.",
-      }),
-    ),
-    cwe: Type.Optional(
-      Type.String({
-        pattern: '^[Cc][Ww][Ee]-[0-9]{1,7}$',
-        maxLength: 11,
-        description: 'Only records naming this weakness among their problem types, e.g. `CWE-79` (any case).',
-      }),
-    ),
-    published_since: Type.Optional(
-      Type.String({ format: 'date', description: 'Only records published on this day (UTC) or later, e.g. `2024-01-01`.' }),
-    ),
-    published_before: Type.Optional(
-      Type.String({
-        format: 'date',
-        description: 'Only records published before this day (UTC). Either date filter leaves out records with no publication date.',
-      }),
-    ),
-    version: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: MAX_VERSION_PARAMETER_LENGTH,
-        pattern: VERSION_PATTERN,
-        description:
-          'With `project` (or a `purl` or `cpe` without a version): only records whose affected entries for it say this version is affected, by the CVE JSON 5 ' +
-          'rules for their `versionType` (semver, custom dotted numbers, rpm, maven, python; git by exact commit), e.g. `3.0.7`.',
-        examples: ['3.0.7'],
-      }),
-    ),
-    include_unknown: Type.Optional(
-      Type.Boolean({
-        description:
-          'With `version`: `true` also lists records that cannot tell whether the version is affected (a range of an unreadable type, a git commit they do not name).',
-      }),
-    ),
-    purl: Type.Optional(PurlParameter),
-    cpe: Type.Optional(CpeParameter),
-  },
-  { additionalProperties: false },
-);
+/** The list's query with a table of filters: the list's own, or a test's table with one more. */
+export const listQueryOf = <T extends ListFilterTable>(filters: T) =>
+  Type.Object(
+    {
+      limit: Type.Optional(
+        Type.Integer({
+          minimum: PAGE_LIMIT.min,
+          maximum: PAGE_LIMIT.max,
+          default: PAGE_LIMIT.default,
+          description: `Maximum number of records to return, ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}.`,
+        }),
+      ),
+      cursor: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: MAX_CURSOR_LENGTH,
+          description: "Opaque cursor from the previous page's `pagination.nextCursor`. Pass the same filters with it.",
+        }),
+      ),
+      ...filterProperties(filters),
+    },
+    { additionalProperties: false },
+  );
+export const ListQuery = listQueryOf(LIST_FILTERS);
 export type ListQuery = Static<typeof ListQuery>;
 
 /** The Atom feed's one parameter: the list filter's `project`. */

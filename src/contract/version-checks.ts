@@ -1,7 +1,7 @@
 // The batch version check (issue 27), like OSV's querybatch: up to 100 questions "which records say this
 // version of this project, package or CPE is affected?" in one request, counted once against the limit.
 import Type, { type Static } from 'typebox';
-import { CpeParameter, ListQuery, PurlParameter } from './parameters.js';
+import { CpeParameter, LIST_FILTERS, PurlParameter } from './list-filters.js';
 
 export const VERSION_CHECK_MAX_QUERIES = 100;
 /** The most ids one answer lists; the list with the same filters pages through the rest. */
@@ -9,10 +9,10 @@ export const VERSION_CHECK_MAX_IDS = 1000;
 
 export const VersionCheckQuery = Type.Object(
   {
-    project: Type.Optional(ListQuery.properties.project),
+    project: Type.Optional(LIST_FILTERS.project.schema),
     purl: Type.Optional(PurlParameter),
     cpe: Type.Optional(CpeParameter),
-    version: Type.Optional(ListQuery.properties.version),
+    version: Type.Optional(LIST_FILTERS.version.schema),
   },
   {
     additionalProperties: false,

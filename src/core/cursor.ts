@@ -1,5 +1,5 @@
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
-import { MAX_CURSOR_LENGTH, ServiceError } from '../contract/index.js';
+import { LIST_FILTERS, type ListFilterName, MAX_CURSOR_LENGTH, ServiceError } from '../contract/index.js';
 import type { ChangePoint } from './change-order.js';
 import { isCveId } from './cve-id.js';
 import type { ListFilters } from './snapshot.js';
@@ -114,21 +114,26 @@ export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
   };
 }
 
+/** The list's filters in their cursor groups (contract/list-filters.ts), each in the table's order. */
+const CURSOR_GROUPS: readonly (readonly ListFilterName[])[] = (() => {
+  const names = Object.keys(LIST_FILTERS) as ListFilterName[];
+  const last = Math.max(...names.map((name) => LIST_FILTERS[name].cursorGroup));
+  return Array.from({ length: last + 1 }, (_, g) => names.filter((name) => LIST_FILTERS[name].cursorGroup === g));
+})();
+
 /**
- * What a list cursor is bound to. The filters added after project and status are bound only when one is
- * given, so cursors issued before they existed stay valid.
+ * What a list cursor is bound to: the filters of every group up to the highest one given (the first group
+ * always), absent ones as null. A group added later is bound only when one of its filters is given, so
+ * cursors issued before it existed stay valid.
  */
 function bindingOf(filters: ListFilters): (string | null)[] {
-  const { project, status, severity, kev, cwe, publishedSince, publishedBefore, version, includeUnknown, purl, cpe } = filters;
-  const binding = [project ?? null, status ?? null];
-  const added = [severity, kev === undefined ? undefined : String(kev), cwe, publishedSince, publishedBefore];
-  // The version filters are bound only when given, so every cursor issued before them stays valid; purl and
-  // cpe come after them, with the version pair always before them so that the two lengths never mix.
-  const packages = purl !== undefined || cpe !== undefined;
-  if (version !== undefined || includeUnknown !== undefined || packages)
-    added.push(version, includeUnknown === undefined ? undefined : String(includeUnknown));
-  if (packages) added.push(purl, cpe);
-  return added.every((value) => value === undefined) ? binding : [...binding, ...added.map((value) => value ?? null)];
+  let bound = 1;
+  CURSOR_GROUPS.forEach((group, g) => {
+    if (group.some((name) => filters[name] !== undefined)) bound = Math.max(bound, g + 1);
+  });
+  return CURSOR_GROUPS.slice(0, bound).flatMap((group) =>
+    group.map((name) => (filters[name] === undefined ? null : String(filters[name]))),
+  );
 }
 
 function invalidCursor(message: string): ServiceError {

@@ -1,45 +1,29 @@
-import { type CveRecordPage, PAGE_LIMIT, type RecordStatus, ServiceError, type Severity } from '../contract/index.js';
+import { type CveRecordPage, type ListFilterName, PAGE_LIMIT, ServiceError } from '../contract/index.js';
 import type { CursorCodec } from './cursor.js';
 import { compareListingOrder } from './cve-id.js';
 import { inSteps } from './derived.js';
-import type { Candidates } from './filter-index.js';
+import { type Candidates, FILTER_READERS } from './filter-index.js';
 import type { ListFilters, Snapshot } from './snapshot.js';
 import { recordsAt } from './snapshot.js';
 import { versionSubjects } from './version-subjects.js';
 
 export const PAGE_SCHEMA_VERSION = '1.0';
 
-export interface ListQuery {
+/** A list request: a page of the records meeting the filters of the contract's table. */
+export interface ListQuery extends ListFilters {
   readonly limit?: number | undefined;
   readonly cursor?: string | undefined;
-  readonly project?: string | undefined;
-  readonly status?: RecordStatus | undefined;
-  readonly severity?: Severity | undefined;
-  readonly kev?: boolean | undefined;
-  readonly cwe?: string | undefined;
-  readonly published_since?: string | undefined;
-  readonly published_before?: string | undefined;
-  readonly version?: string | undefined;
-  readonly include_unknown?: boolean | undefined;
-  readonly purl?: string | undefined;
-  readonly cpe?: string | undefined;
 }
 
-/** The filters of a list request, in the core's spelling. */
+/** The filters of a list request, each in the spelling the index keeps. */
 export function listFilters(query: ListQuery): ListFilters {
-  return {
-    project: query.project,
-    status: query.status,
-    severity: query.severity,
-    kev: query.kev,
-    cwe: query.cwe?.toUpperCase(),
-    publishedSince: query.published_since,
-    publishedBefore: query.published_before,
-    version: query.version,
-    includeUnknown: query.include_unknown,
-    purl: query.purl,
-    cpe: query.cpe,
-  };
+  const filters: Record<string, unknown> = {};
+  for (const name of Object.keys(FILTER_READERS) as ListFilterName[]) {
+    const value = query[name];
+    const canonical = FILTER_READERS[name].canonical as ((value: unknown) => unknown) | undefined;
+    if (value !== undefined) filters[name] = canonical ? canonical(value) : value;
+  }
+  return filters as ListFilters;
 }
 
 /** Where a page is, before any record is made: its records' positions, and its pagination. */
@@ -138,8 +122,8 @@ function* countSteps({ positions, accept }: Candidates): Generator<void, number,
  * when a subject is given; a project's list at a version is the records its ranges find there.
  */
 function withVersion(snapshot: Snapshot, filters: ListFilters, candidates: Candidates): Candidates {
-  const subjects = versionSubjects(snapshot, filters);
-  if (filters.includeUnknown !== undefined && !subjects.some((subject) => subject.version !== undefined)) {
+  const subjects = versionSubjects(snapshot, { ...filters, includeUnknown: filters.include_unknown });
+  if (filters.include_unknown !== undefined && !subjects.some((subject) => subject.version !== undefined)) {
     throw new ServiceError('invalid_parameter', '`include_unknown` is read only with a version (`version`, or one in `purl` or `cpe`).');
   }
   if (subjects.length === 0) return candidates;

@@ -10,6 +10,7 @@ import { type ErrorCode, errorBody, errorCatalog, ServiceError } from '../../con
 import { EXPOSED_HEADERS } from './cors.js';
 import { generateRequestId } from './edge-headers.js';
 import { sendError } from './error-handler.js';
+import { HeaderBlockResponse } from './header-block.js';
 
 export const MAX_URL_LENGTH = 8 * 1024;
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -22,6 +23,8 @@ export function connectionOptions(timeouts: Timeouts): Pick<FastifyServerOptions
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
     http: {
+      // The edge's headers go out as one block of lines (header-block.ts).
+      ServerResponse: HeaderBlockResponse,
       headersTimeout: timeouts.headersMs,
       maxHeaderSize: MAX_HEADER_BYTES,
       // Node checks the two timeouts on this interval; its 30 s default would let a slow client stay

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CORS_HEADERS } from './cors.js';
+import { addHeaderLines, headerLines } from './header-block.js';
 
 /**
  * Ids are always ours: a caller-chosen id could collide with another caller's in our logs. Node draws
@@ -11,19 +12,25 @@ export const generateRequestId = (): string => randomUUID();
 
 /**
  * What an API answer should say to a browser, the same on every response: no content sniffing, no
- * framing, no active content, no referrer, and readable from any origin (the data is public). One
- * constant block, set in one call. The web page, when it exists, sets its own Content-Security-Policy.
+ * framing, no referrer, and readable from any origin (the data is public). One constant block of lines
+ * (header-block.ts).
  */
-const EDGE_HEADERS = {
+const EDGE_LINES = headerLines({
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
-  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'referrer-policy': 'no-referrer',
   'cross-origin-resource-policy': 'cross-origin',
   ...CORS_HEADERS,
-} as const;
+});
 
-/** Headers every response carries: its request id and the constant block. */
+/**
+ * No active content. An ordinary header rather than a line of the block: the web pages replace it with
+ * their own, which a line written as it is would not let them do.
+ */
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/** Headers every response carries: its request id (ours, a UUID: generateRequestId) and the constant block. */
 export function setEdgeHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('x-request-id', request.id).headers(EDGE_HEADERS);
+  addHeaderLines(reply, `x-request-id: ${request.id}\r\n${EDGE_LINES}`);
+  reply.header('content-security-policy', API_CSP);
 }

@@ -65,4 +65,28 @@ describe('over a real socket', () => {
     expect(text).toMatch(/data: \{"message_type":"complete".*\}\n\n$/);
     expect(text).not.toMatch(/^event:/m);
   });
+
+  it('writes the edge headers once each, as inject sees them (the block of lines, header-block.ts), on an answer and on a stream', async () => {
+    const path = '/api/v1/cve-records/CVE-2025-9999';
+    const overSocket = await client.request({ method: 'GET', path });
+    await overSocket.body.dump();
+    const injected = await app.inject({ method: 'GET', url: path });
+    const perRequest = new Set(['x-request-id', 'date', 'connection', 'keep-alive', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit']);
+    const wire = overSocket.headers as Record<string, string | string[]>;
+    for (const [name, value] of Object.entries(wire)) expect(typeof value, `${name} written once`).toBe('string');
+    // Node writes keep-alive itself, on the wire only.
+    expect(
+      Object.keys(wire)
+        .filter((name) => name !== 'keep-alive')
+        .sort(),
+    ).toEqual(Object.keys(injected.headers).sort());
+    for (const [name, value] of Object.entries(injected.headers)) if (!perRequest.has(name)) expect(wire[name], name).toBe(value);
+    expect(wire['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(wire['x-frame-options']).toBe('DENY');
+    expect(wire.ratelimit).toMatch(/^"default";r=\d+;t=\d+$/);
+    const stream = await client.request({ method: 'GET', path: '/ask?query=CVE-2025-9999', headers: { accept: 'text/event-stream' } });
+    await stream.body.dump();
+    expect(stream.headers['access-control-allow-origin']).toBe('*');
+    expect(stream.headers['ratelimit-limit']).toBe('1000000');
+  });
 });

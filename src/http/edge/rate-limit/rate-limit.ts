@@ -6,6 +6,7 @@ import { ServiceError } from '../../../contract/index.js';
 import { secondsText } from '../../shared/wording.js';
 import { rateKey } from '../client-address.js';
 import { sendError } from '../error-handler.js';
+import { addHeaderLines, headerLines } from '../header-block.js';
 import type { RateDecision, RatePolicy, RateStore } from './gcra.js';
 
 /** The name draft-ietf-httpapi-ratelimit-headers-10 gives a service's only policy in its examples. */
@@ -22,19 +23,20 @@ export type Limiter = (request: FastifyRequest, reply: FastifyReply) => boolean 
  * takes the draft's form (`"default";q=120;w=60`): the draft requires each item to be a String and
  * clients to ignore a malformed field, so no value can also keep the older drafts' `120;w=60` item;
  * clients of those drafts read the limit from `RateLimit-Limit` and the window from the same `w`.
- * The two that depend only on the policy are one constant block; per request, two numbers and one string.
+ * The two that depend only on the policy are constant lines; per request, three more made of integers.
  */
 function rateLimitHeaders(policy: RatePolicy): (reply: FastifyReply, decision: RateDecision) => void {
-  const constant = {
+  const constant = headerLines({
     'ratelimit-limit': String(policy.limit),
     'ratelimit-policy': `${POLICY_NAME};q=${policy.limit};w=${policy.windowSeconds}`,
-  };
+  });
   return (reply, decision) => {
-    reply
-      .headers(constant)
-      .header('ratelimit-remaining', decision.remaining)
-      .header('ratelimit-reset', decision.resetSeconds)
-      .header('ratelimit', `${POLICY_NAME};r=${decision.remaining};t=${decision.nextSeconds}`);
+    // Integers only (gcra.ts): lines that need no check (header-block.ts).
+    addHeaderLines(
+      reply,
+      `${constant}ratelimit-remaining: ${decision.remaining}\r\nratelimit-reset: ${decision.resetSeconds}\r\n` +
+        `ratelimit: ${POLICY_NAME};r=${decision.remaining};t=${decision.nextSeconds}\r\n`,
+    );
   };
 }
 
