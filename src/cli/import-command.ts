@@ -116,7 +116,7 @@ async function writeImport(result: ImportResult, outs: readonly string[], databa
       // Into a store of record, in one step (created when missing): a server on it applies the step live.
       const store = openSqliteStore(out);
       try {
-        const sequence = await writeCatalogToStore(store, result.catalog, result.details);
+        const sequence = await writeCatalogToStore(store, result.catalog, result.details, result.groups);
         written.push(`${out} (store of record, sequence ${sequence})`);
       } finally {
         await store.close();
@@ -128,7 +128,7 @@ async function writeImport(result: ImportResult, outs: readonly string[], databa
   }
   if (database) {
     await migrate(database);
-    await writeCatalogToStore(postgresStore(database), result.catalog, result.details);
+    await writeCatalogToStore(postgresStore(database), result.catalog, result.details, result.groups);
     written.push('PostgreSQL (one transaction)');
   }
   process.stdout.write(summary(result, written));

@@ -55,6 +55,8 @@ interface FieldBase {
   readonly label: string;
   /** A line under the field, said to a person. */
   readonly hint?: string;
+  /** How the page's heading says the filter, `{}` standing for the value (or the choice's words); `<name> {}` when absent. */
+  readonly said?: string;
 }
 
 export interface TextField extends FieldBase {
@@ -142,6 +144,7 @@ export const LIST_FILTERS = {
     form: {
       kind: 'choice',
       label: 'Known exploited (CISA KEV)',
+      said: '{}',
       any: 'Either',
       choices: { true: 'Known exploited', false: 'Not known exploited' },
     },
@@ -192,6 +195,7 @@ export const LIST_FILTERS = {
     form: {
       kind: 'text',
       label: 'Version',
+      said: 'version {} affected',
       hint: 'A version of the project, e.g. 3.0.7: the records saying it is affected, and why.',
     },
   }),
@@ -241,6 +245,11 @@ export function filterNames<T extends ListFilterTable>(table: T, pick: (filter: 
 /** `a`, `a and b`, `a, b and c`. */
 export function wordList(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/** The filters in a few words each, for agents: `project` (…), `status`, …. */
+export function filterBriefs(table: ListFilterTable): string {
+  return wordList(Object.values(table).map((filter) => filter.brief));
 }
 
 /** The sentence of the list's description that says how each filter filters, grouped by what they read. */

@@ -46,12 +46,26 @@ export interface StoreWriter {
   held(ids: readonly string[]): Promise<{ records: Map<string, StoredRecord>; removals: Map<string, string> }>;
   /** The other spellings held for these projects. */
   aliasesOf(names: readonly string[]): Promise<Map<string, string[]>>;
-  /** Every project name records use, and every spelling held: what a delta's spellings are mapped onto. */
-  knownNames(): Promise<{ projects: string[]; aliases: CatalogProject[] }>;
+  /** What a delta's spellings are mapped onto: the names records use, the spellings and groups held. */
+  knownNames(): Promise<KnownNames>;
   upsert(records: readonly StoredRecord[]): Promise<void>;
   /** Records that leave, each kept as a removal (replacing an earlier one of the id). */
   remove(removals: readonly CatalogRemoval[]): Promise<void>;
   setAliases(projects: readonly CatalogProject[]): Promise<void>;
+  /**
+   * The project each vendor's group of spellings was named (`productKey@vendorKey`, see groupKey): all of
+   * them when `whole` (a baseline, named over itself), else added to those held. Read by later steps
+   * only, never served: writing them moves no sequence.
+   */
+  setGroups(groups: ReadonlyMap<string, string>, whole: boolean): Promise<void>;
+}
+
+export interface KnownNames {
+  /** Each project name records use, with how many records use it. */
+  readonly projects: ReadonlyMap<string, number>;
+  readonly aliases: readonly CatalogProject[];
+  /** As setGroups wrote them (none in a store written before they were kept, until its next baseline). */
+  readonly groups: ReadonlyMap<string, string>;
 }
 
 /** What a step ends with: the catalog row's new values. */

@@ -75,12 +75,16 @@ function checkedOneByOne(subject: CheckedSubject, asked: ReadonlySet<VersionStat
 
 function projectSubject(snapshot: Snapshot, project: string, version: string, asked: ReadonlySet<VersionStatus>): VersionSubject {
   const index = snapshot.versions.get();
-  const names = projectNameKeys(project, snapshot.aliases.get(project) ?? []);
-  const check = (position: number) => index.checkProject(position, version, names);
+  // The spellings only for a record checked one by one: most pages and batches read the ranges alone.
+  let names: ReadonlySet<string> | undefined;
+  const check = (position: number) => {
+    names ??= projectNameKeys(project, snapshot.aliases.get(project) ?? []);
+    return index.checkProject(position, version, names);
+  };
   const code = snapshot.filters.projectCode(project);
   const ranged = code === undefined ? undefined : index.findInProject(code, version, asked);
   if (ranged === undefined) return checkedOneByOne({ positions: snapshot.filters.project(project), version, check }, asked);
-  return { positions: merged(ranged.found, ranged.checked), version, check, askedStatus: rangedStatus(ranged, check, asked) };
+  return { positions: ranged.positions, version, check, askedStatus: rangedStatus(ranged, check, asked) };
 }
 
 /**
@@ -92,12 +96,26 @@ function rangedStatus(
   check: (position: number) => RecordVerdict,
   asked: ReadonlySet<VersionStatus>,
 ): (position: number) => VersionStatus | undefined {
+  // A list page and a batch read positions in ascending order: each lookup first tries the place after the last one found.
+  const inFound = placeFinder(found);
+  const inChecked = placeFinder(checked);
   return (position) => {
-    const at = indexOf(found, position);
+    const at = inFound(position);
     if (at >= 0) return statuses[at];
-    if (indexOf(checked, position) < 0) return undefined;
+    if (inChecked(position) < 0) return undefined;
     const { status } = check(position);
     return asked.has(status) ? status : undefined;
+  };
+}
+
+/** The place of a position in an ascending list (or -1), looked at first just after the place last found. */
+function placeFinder(positions: Int32Array): (position: number) => number {
+  let next = 0;
+  return (position) => {
+    if (positions[next] === position) return next++;
+    const at = indexOf(positions, position);
+    if (at >= 0) next = at + 1;
+    return at;
   };
 }
 
@@ -111,17 +129,6 @@ function indexOf(positions: Int32Array, position: number): number {
     else high = middle;
   }
   return low < positions.length && positions[low] === position ? low : -1;
-}
-
-/** Two ascending lists with no position in both, as one. */
-function merged(a: Int32Array, b: Int32Array): Int32Array {
-  if (b.length === 0) return a;
-  if (a.length === 0) return b;
-  const out = new Int32Array(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  for (let k = 0; k < out.length; k++) out[k] = j >= b.length || (i < a.length && a[i]! < b[j]!) ? a[i++]! : b[j++]!;
-  return out;
 }
 
 function purlSubject(index: VersionIndex, purl: string, given: string | undefined): CheckedSubject {

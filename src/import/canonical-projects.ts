@@ -31,6 +31,17 @@ export interface CanonicalNames {
   /** The project name of an occurrence given to canonicalProjects. */
   nameOf(occurrence: NameOccurrence): string;
   readonly projects: readonly CanonicalProject[];
+  /**
+   * The project of each group of a vendor's spellings, keyed as the curated table keys a vendor-bound
+   * spelling (`productKey@vendorKey`): what a later delta's spellings are mapped onto (groupKey).
+   */
+  readonly groups: ReadonlyMap<string, string>;
+}
+
+/** The key of a vendor's group of spellings, as AliasTable keys a vendor-bound spelling; '' without a vendor. */
+export function groupKey(name: string, vendor: string | undefined): string {
+  const vendorPart = vendorKey(vendor);
+  return vendorPart === '' ? '' : `${projectKey(name, vendor)}@${vendorPart}`;
 }
 
 /** Letters and digits only, lower case: the spelling-free form names are compared in. */
@@ -218,9 +229,15 @@ export function canonicalProjects(occurrences: Iterable<NameOccurrence>, aliases
     for (const each of key) names.set(each, name);
     projects.push({ name, aliases: [...spellings].filter((spelling) => spelling !== name).sort() });
   }
+  const projectOfGroup = new Map<string, string>();
+  for (const [identity, { occurrence }] of distinct) {
+    const group = groupKey(occurrence.name, occurrence.vendor);
+    if (group !== '') projectOfGroup.set(group, names.get(keys.get(identity)!)!);
+  }
   return {
     nameOf: (occurrence) => names.get(keys.get(identityOf(occurrence)) ?? keyOf(occurrence)) ?? occurrence.name,
     projects: projects.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    groups: projectOfGroup,
   };
 }
 

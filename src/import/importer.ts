@@ -68,6 +68,8 @@ export interface ImportResult {
   readonly warnings: readonly ImportWarning[];
   /** Ids of the selection whose record is REJECTED, with when (undefined when the record does not say). */
   readonly rejected: ReadonlyMap<string, string | undefined>;
+  /** The project each vendor's group of spellings was named (CanonicalNames.groups), for later deltas. */
+  readonly groups: ReadonlyMap<string, string>;
 }
 
 export interface ImportedDetails extends CatalogDetails {
@@ -219,6 +221,7 @@ export async function importRecords(entries: AsyncIterable<InputEntry>, options:
     problems,
     warnings,
     rejected,
+    groups: canonical.groups,
   };
 }
 

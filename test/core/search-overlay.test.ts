@@ -1,6 +1,7 @@
 // The search overlay after many changes ranks as a full rebuild does: the realistic queries of the
 // benchmark over the shipped catalog, after 20 changes, before and after the overlay is merged in a worker.
-// And a snapshot made by changes holds none of the snapshots before it.
+// And a snapshot made by changes holds none of the snapshots before it, and a merge that changes overtook
+// is not lost: the snapshot served by then is rebased onto it.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { search } from '../../src/core/search/search.js';
 import { StoredTextIndex } from '../../src/core/search/text-index.js';
 import { createSnapshot, type Snapshot } from '../../src/core/snapshot.js';
 import { applyChange, type SnapshotChange } from '../../src/core/snapshot-delta.js';
+import { SnapshotStore } from '../../src/core/snapshot-store.js';
 import { loadDefaultCatalog } from '../support/app.js';
 import { mergeCatalog } from '../support/snapshot-views.js';
 
@@ -115,5 +117,51 @@ describe('search after changes', () => {
     // The first index is the base the overlay reads: kept while snapshots read it, and only it.
     expect(firstIndex.deref()).toBeDefined();
     expect(snapshot.search.get().text).toBeInstanceOf(OverlayTextIndex);
+  });
+
+  it('rebases the snapshots served while a merge ran onto the merged index, instead of dropping the merge', {
+    timeout: 600_000,
+  }, async () => {
+    const next = random(11);
+    const first = createSnapshot(sample);
+    await first.search.prepare();
+    const store = new SnapshotStore(first);
+    // A change large enough to be merged (2,100 records rewritten), then two of upstream's size.
+    const modified = new Date(Date.UTC(2026, 0, 2)).toISOString();
+    const large: SnapshotChange = {
+      sequence: 1,
+      lastVerified: sample.lastVerified,
+      upserted: sample.records
+        .slice(0, 2100)
+        .map((record, i) => ({ ...record, summary: `${sample.records[i + 2100]!.summary} rewritten`, modified })),
+      removed: [],
+    };
+    let catalog = mergeCatalog(sample, large);
+    const merged = applyChange(first, large);
+    const steps: Snapshot[] = [];
+    for (let step = 2; step <= 3; step++) {
+      const change = changeOf(catalog, step, next);
+      catalog = mergeCatalog(catalog, change);
+      steps.push(applyChange(steps.at(-1) ?? merged, change));
+    }
+    for (const snapshot of [merged, ...steps]) await snapshot.search.prepare();
+    // The merge starts, and a change is served before it ends; another, made before the merge ended, after.
+    store.replace(merged);
+    expect(store.merging).toBeDefined();
+    store.replace(steps[0]!);
+    while (store.merging) await store.merging;
+    const rebasedOnce = store.current.search.get().text as OverlayTextIndex;
+    expect(rebasedOnce.overlaySize).toBeLessThanOrEqual(30);
+    store.replace(steps[1]!);
+    while (store.merging) await store.merging;
+
+    const served = store.current;
+    expect(served.version).toBe(steps[1]!.version);
+    const text = served.search.get().text as OverlayTextIndex;
+    // Its base is the merged index, its overlay only what the two small changes brought (30 records each at most).
+    expect(text.layout.base).toBe(rebasedOnce.layout.base);
+    expect(text.layout.base).not.toBe(first.search.get().text);
+    expect(text.overlaySize).toBeLessThanOrEqual(60);
+    expect(topTens(served)).toEqual(topTens(createSnapshot(catalog)));
   });
 });

@@ -112,9 +112,16 @@ export function postgresStore(url: string, queryTimeoutMs?: number): RecordStore
             return new Map(rows.map((row) => [row.name, row.aliases]));
           },
           async knownNames() {
-            const projects = await client.query<{ project: string }>('SELECT DISTINCT project FROM cve_records');
+            const projects = await client.query<{ project: string; records: string }>(
+              'SELECT project, count(*) AS records FROM cve_records GROUP BY project',
+            );
             const aliases = await client.query<{ name: string; aliases: string[] }>('SELECT name, aliases FROM cve_projects');
-            return { projects: projects.rows.map((row) => row.project), aliases: projectRows(aliases.rows) };
+            const groups = await client.query<{ key: string; project: string }>('SELECT key, project FROM cve_project_groups');
+            return {
+              projects: new Map(projects.rows.map((row) => [row.project, Number(row.records)])),
+              aliases: projectRows(aliases.rows),
+              groups: new Map(groups.rows.map((row) => [row.key, row.project])),
+            };
           },
           async upsert(records) {
             for (let start = 0; start < records.length; start += WRITE_CHUNK) {
@@ -171,6 +178,15 @@ export function postgresStore(url: string, queryTimeoutMs?: number): RecordStore
               [JSON.stringify(projects), sequence],
             );
             wrote ||= (rowCount ?? 0) > 0;
+          },
+          async setGroups(groups, whole) {
+            if (whole) await client.query('DELETE FROM cve_project_groups');
+            if (groups.size === 0) return;
+            await client.query(
+              `INSERT INTO cve_project_groups (key, project) SELECT key, project FROM jsonb_to_recordset($1::jsonb) AS r(key text, project text)
+               ON CONFLICT (key) DO UPDATE SET project = excluded.project`,
+              [JSON.stringify([...groups].map(([key, project]) => ({ key, project })))],
+            );
           },
         };
         const { end, result } = await work(writer);

@@ -165,10 +165,16 @@ export function openSqliteStore(path: string, { readOnly = false }: { readOnly?:
               return new Map(rows.map((row) => [row.name, JSON.parse(row.aliases) as string[]]));
             },
             async knownNames() {
-              const projects = (sql('SELECT DISTINCT project FROM cve_records').all() as unknown as { project: string }[]).map(
-                (row) => row.project,
-              );
-              return { projects, aliases: projectRows(sql('SELECT name, aliases FROM cve_projects').all()) };
+              const projects = sql('SELECT project, count(*) AS records FROM cve_records GROUP BY project').all() as unknown as {
+                project: string;
+                records: number;
+              }[];
+              const groups = sql('SELECT key, project FROM cve_project_groups').all() as unknown as { key: string; project: string }[];
+              return {
+                projects: new Map(projects.map((row) => [row.project, Number(row.records)])),
+                aliases: projectRows(sql('SELECT name, aliases FROM cve_projects').all()),
+                groups: new Map(groups.map((row) => [row.key, row.project])),
+              };
             },
             async upsert(records) {
               const upsert = sql(
@@ -224,6 +230,13 @@ export function openSqliteStore(path: string, { readOnly = false }: { readOnly?:
                 const { changes } = set.run(project.name, JSON.stringify(project.aliases), sequence);
                 if (Number(changes) > 0) wrote = true;
               }
+            },
+            async setGroups(groups, whole) {
+              if (whole) sql('DELETE FROM cve_project_groups').run();
+              const set = sql(
+                'INSERT INTO cve_project_groups (key, project) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET project = excluded.project',
+              );
+              for (const [key, project] of groups) set.run(key, project);
             },
           };
           const { end, result } = await work(writer);

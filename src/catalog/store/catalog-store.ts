@@ -18,7 +18,12 @@ const CHUNK = 2000;
  * hold), its removals, spellings, lastVerified and cursor, in one step. Records already held and not in
  * the catalog stay (an import adds and updates; a sync's baseline is what removes).
  */
-export async function writeCatalogToStore(store: RecordStore, catalog: CatalogFile, details?: CatalogDetails): Promise<number> {
+export async function writeCatalogToStore(
+  store: RecordStore,
+  catalog: CatalogFile,
+  details?: CatalogDetails,
+  groups?: ReadonlyMap<string, string>,
+): Promise<number> {
   const texts = details ?? objectDetails(catalog.records);
   const { sequence } = await store.step(async (writer) => {
     let feedEnd = writer.state.feedEnd;
@@ -34,6 +39,7 @@ export async function writeCatalogToStore(store: RecordStore, catalog: CatalogFi
     await writer.remove(catalog.removed ?? []);
     for (const removal of catalog.removed ?? []) feedEnd = Math.max(feedEnd, Date.parse(removal.modified));
     await writer.setAliases(catalog.projects ?? []);
+    if (groups !== undefined) await writer.setGroups(groups, false);
     return { end: { lastVerified: catalog.lastVerified, sync: catalog.sync ?? writer.state.sync, feedEnd }, result: undefined };
   });
   return sequence;

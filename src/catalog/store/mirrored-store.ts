@@ -14,6 +14,7 @@ export function mirroredStore(primary: RecordStore, mirror: RecordStore): Record
         const upserted: StoredRecord[] = [];
         const removed: CatalogRemoval[] = [];
         const projects: CatalogProject[] = [];
+        const groups: { groups: ReadonlyMap<string, string>; whole: boolean }[] = [];
         const recording: StoreWriter = {
           ...writer,
           state: writer.state,
@@ -29,12 +30,17 @@ export function mirroredStore(primary: RecordStore, mirror: RecordStore): Record
             projects.push(...changed);
             await writer.setAliases(changed);
           },
+          setGroups: async (changed, whole) => {
+            groups.push({ groups: changed, whole });
+            await writer.setGroups(changed, whole);
+          },
         };
         const done = await work(recording);
         await mirror.step(async (copy) => {
           await copy.upsert(upserted);
           await copy.remove(removed);
           await copy.setAliases(projects);
+          for (const set of groups) await copy.setGroups(set.groups, set.whole);
           return { end: done.end, result: undefined };
         });
         return done;

@@ -150,4 +150,12 @@ export const MIGRATIONS: readonly Migration[] = [
          content_hash);
        CREATE INDEX cve_records_unchecked ON cve_records (id) WHERE content_hash IS NULL;`,
   },
+  {
+    // The project each vendor's group of spellings was named (`productKey@vendorKey`), written by sync: a
+    // delta's record joins the project of its vendor's group, as an import of every record would name it,
+    // not a project that merely shares a spelling (Devolutions' "Server" is not MongoDB's). Servers never
+    // read it.
+    postgres: 'CREATE TABLE cve_project_groups (key text PRIMARY KEY, project text NOT NULL);',
+    sqlite: 'CREATE TABLE cve_project_groups (key text PRIMARY KEY, project text NOT NULL) WITHOUT ROWID;',
+  },
 ];

@@ -2,13 +2,18 @@
 // the overlay's records and every query rescores the words it reads, so once the overlay holds more than a
 // small share of the records (a baseline brings thousands at once) the base and the overlay are merged into
 // one index, with its scores computed once, in a worker thread: the snapshot being served keeps serving,
-// untouched, and an equal snapshot carrying the merged index takes its place (SnapshotStore).
+// untouched, and an equal snapshot carrying the merged index takes its place (SnapshotStore). Changes served
+// while the merge ran are not lost on it: the snapshot then served is rebased onto the merged index, its
+// overlay only the records changed since the merge began (a merge that was dropped whenever a change came
+// first never landed while upstream kept changing, and the overlay, with the memory of every try, grew).
 import { Worker } from 'node:worker_threads';
 import { Derived } from '../derived.js';
+import type { IdIndex } from '../id-index.js';
 import type { Snapshot } from '../snapshot.js';
 import type { MergeInput } from './merge-worker.js';
 import { OverlayTextIndex } from './overlay-index.js';
 import type { SearchIndex } from './search-index.js';
+import { layeredIndexSteps } from './search-layers.js';
 import { StoredTextIndex, type TextIndexData } from './text-index.js';
 import { Vocabulary } from './vocabulary.js';
 
@@ -39,6 +44,52 @@ export async function mergeOverlay(snapshot: Snapshot): Promise<Snapshot | undef
     yield* merged.vocabulary.buildSteps();
     return merged;
   });
+  await search.prepare();
+  return Object.freeze({ ...snapshot, search });
+}
+
+/** A merged index, and the records it holds: the ids (by number) and content hashes of the snapshot merged. */
+export interface MergedBase {
+  readonly index: SearchIndex;
+  readonly ids: IdIndex;
+  readonly hashes: BigUint64Array;
+}
+
+/** What a merged snapshot (mergeOverlay's) offers the snapshots that changes made meanwhile. */
+export function mergedBase(merged: Snapshot): MergedBase {
+  return { index: merged.search.get(), ids: merged.ids, hashes: merged.hashes.get().column };
+}
+
+/** Whether the snapshot's built index reads the base already (is it, or layers an overlay on it). */
+function readsBase(snapshot: Snapshot, base: MergedBase): boolean {
+  const { text } = snapshot.search.get();
+  return text === base.index.text || (text instanceof OverlayTextIndex && text.layout.base === base.index.text);
+}
+
+/**
+ * Whether `snapshot` can and should be rebased onto `base`: its index is built, on an older base, and its
+ * ids are numbered as the base's (one chain of changes; a whole load starts another).
+ */
+export function wantsRebase(snapshot: Snapshot, base: MergedBase): boolean {
+  return snapshot.ids.numbers === base.ids.numbers && snapshot.search.built && !readsBase(snapshot, base);
+}
+
+/**
+ * The snapshot with its index layered on `base`: a record of the same number and content hash as in the
+ * merged snapshot reads the base, any other is tokenised into the overlay, as a change's would be.
+ */
+export async function rebased(snapshot: Snapshot, base: MergedBase): Promise<Snapshot> {
+  const { numberAt } = snapshot.ids;
+  const { positions } = base.ids;
+  const hashes = snapshot.hashes.get().column;
+  const from = new Int32Array(snapshot.size);
+  for (let position = 0; position < from.length; position++) {
+    const number = numberAt[position]!;
+    const before = number < positions.length ? positions[number]! : -1;
+    from[position] = before >= 0 && base.hashes[before] === hashes[position] ? before : -1;
+  }
+  const { table, texts, aliases } = snapshot;
+  const search = new Derived(() => layeredIndexSteps(base.index, from, table, texts, aliases));
   await search.prepare();
   return Object.freeze({ ...snapshot, search });
 }

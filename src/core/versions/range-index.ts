@@ -70,6 +70,8 @@ export interface RangeAnswer {
   /** The status of each of `found`, by its index there. */
   readonly statuses: readonly VersionStatus[];
   readonly checked: Int32Array;
+  /** `found` and `checked` as one ascending list: what a list page and a batch walk (made once per answer, not per page). */
+  readonly positions: Int32Array;
 }
 
 /**
@@ -359,12 +361,11 @@ export class RangeIndex {
     }
     // A record answers once: its stretches are disjoint, and it is in one line or among the constants.
     const sorted = Float64Array.from(hits).sort();
-    const checked = this.checked;
-    return {
-      found: Int32Array.from(sorted, (hit) => Math.floor(hit / 4)),
-      statuses: Array.from(sorted, (hit) => STATUSES[hit % 4]!),
-      checked: checked.positions.subarray(checked.starts[project] ?? 0, checked.starts[project + 1] ?? 0),
-    };
+    return answer(
+      Int32Array.from(sorted, (hit) => Math.floor(hit / 4)),
+      Array.from(sorted, (hit) => STATUSES[hit % 4]!),
+      ofProject(this.checked, project).positions,
+    );
   }
 
   /** At a commit id with a letter: each record's answer there, but those naming a commit that begins alike are checked. */
@@ -391,8 +392,23 @@ export class RangeIndex {
         statuses.push(status);
       }
     }
-    return { found: Int32Array.from(found), statuses, checked: union(ofProject(this.atCommits.checked, project).positions, naming) };
+    return answer(Int32Array.from(found), statuses, union(ofProject(this.atCommits.checked, project).positions, naming));
   }
+}
+
+function answer(found: Int32Array, statuses: readonly VersionStatus[], checked: Int32Array): RangeAnswer {
+  return { found, statuses, checked, positions: merged(found, checked) };
+}
+
+/** Two ascending lists with no position in both, as one. */
+function merged(a: Int32Array, b: Int32Array): Int32Array {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const out = new Int32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  for (let k = 0; k < out.length; k++) out[k] = j >= b.length || (i < a.length && a[i]! < b[j]!) ? a[i++]! : b[j++]!;
+  return out;
 }
 
 /** A project's records in a ByProject, and their statuses. */

@@ -68,8 +68,14 @@ export interface CpeQuery {
 const KEPT_WEIGHT = 60_000;
 /** Records read between two yields of the build: parsing their details and placing their ranges, some 15 ms (the kernel's, 30). */
 const RECORDS_PER_STEP = 250;
-/** Answers of the ranges kept, the oldest going first (at most 19,000 positions each, so under 5 MB in all). */
-const ANSWERS_KEPT = 16;
+/**
+ * Answers of the ranges kept, the least recently read going first: at most this many positions in all
+ * (about 16 bytes each, so some 3 MB), and at most ANSWERS_KEPT answers. A batch of 100 pairs asks 100
+ * answers, the kernel's at 340,000 records up to 19,000 positions each; keeping 16 made every batch find
+ * all of them again (most of its time).
+ */
+const ANSWER_POSITIONS_KEPT = 200_000;
+const ANSWERS_KEPT = 1024;
 /** Parsed CPE names kept at most. */
 const KEPT_CPES = 50_000;
 
@@ -113,6 +119,7 @@ export class VersionIndex {
   readonly #records: ParsedRecords;
   /** The last answers of the ranges: each page of a list asks again (the kernel's 6.1.5 is 5,000 records at 340,000). */
   readonly #answers = new Map<string, RangeAnswer | undefined>();
+  #answerPositions = 0;
 
   constructor(
     details: (position: number) => string | undefined,
@@ -142,10 +149,21 @@ export class VersionIndex {
    */
   findInProject(project: number, version: string, asked: ReadonlySet<VersionStatus>): RangeAnswer | undefined {
     const key = `${project} ${version} ${[...asked].join()}`;
-    if (this.#answers.has(key)) return this.#answers.get(key);
+    const answers = this.#answers;
+    if (answers.has(key)) {
+      const kept = answers.get(key);
+      answers.delete(key);
+      answers.set(key, kept);
+      return kept;
+    }
     const answer = this.ranges.find(project, version, asked);
-    if (this.#answers.size >= ANSWERS_KEPT) this.#answers.delete(this.#answers.keys().next().value!);
-    this.#answers.set(key, answer);
+    answers.set(key, answer);
+    this.#answerPositions += weightOf(answer);
+    for (const [oldest, kept] of answers) {
+      if (this.#answerPositions <= ANSWER_POSITIONS_KEPT && answers.size <= ANSWERS_KEPT) break;
+      answers.delete(oldest);
+      this.#answerPositions -= weightOf(kept);
+    }
     return answer;
   }
 
@@ -217,6 +235,11 @@ export class VersionIndex {
 
 const EMPTY = new Int32Array(0);
 
+/** What an answer kept weighs: its positions, found and in all. */
+function weightOf(answer: RangeAnswer | undefined): number {
+  return answer === undefined ? 0 : answer.found.length + answer.positions.length;
+}
+
 function productsOf(record: CheckedDetails): AffectedProduct[] {
   return [...record.affected, ...(record.adpAffected ?? [])];
 }
@@ -284,6 +307,8 @@ export function* versionIndexSteps(source: VersionSource, keptWeight = KEPT_WEIG
   const packages = new PositionLists();
   const cpeNames = new PositionLists();
   const ranges = new RangeIndexBuilder();
+  // Each CPE name parsed once: the corpus repeats the sample's names (parsing them again was some 7% of the build, by a CPU profile).
+  const parsedCpes = new Map<string, CpeAttributes | undefined>();
   for (let position = 0; position < size; position++) {
     const json = details(position);
     const record = json === undefined ? undefined : recordVersions(JSON.parse(json) as RecordDetails);
@@ -293,7 +318,11 @@ export function* versionIndexSteps(source: VersionSource, keptWeight = KEPT_WEIG
       const key = productPackageKey(product);
       if (key !== undefined) packages.add(key, position);
       for (const text of product.cpes ?? []) {
-        const name = parseRecordCpe(text);
+        let name = parsedCpes.get(text);
+        if (name === undefined && !parsedCpes.has(text)) {
+          name = parseRecordCpe(text);
+          parsedCpes.set(text, name);
+        }
         if (name === undefined) continue;
         for (const key of [cpeKey(name[VENDOR]!, name[PRODUCT]!), cpeKey(name[VENDOR]!, ANY), cpeKey(ANY, name[PRODUCT]!)])
           cpeNames.add(key, position);

@@ -3,7 +3,7 @@
 // name a tool that does not exist.
 
 import type { ServiceConfig } from '../../config.js';
-import { BATCH_MAX_IDS, FEED_ENTRIES, PAGE_LIMIT, QUERY_READING } from '../../contract/index.js';
+import { BATCH_MAX_IDS, FEED_ENTRIES, filterBriefs, LIST_FILTERS, PAGE_LIMIT, QUERY_READING } from '../../contract/index.js';
 import { tools } from '../shared/agent-tools.js';
 import { PATHS, serviceLinks } from '../shared/paths.js';
 import { PROJECT_URI_TEMPLATE, RECORD_URI_TEMPLATE } from '../shared/resource-uris.js';
@@ -50,11 +50,8 @@ details say what it is and how bad: description, CVSS scores with vectors and se
 
 - [OpenAPI 3.1 contract](${links.openapi}): every operation, parameter, answer and error code.
 - [API guide](${config.baseUrl}${PATHS.apiReference}): paging, filters, errors, caching, with examples.
-- [List records](${links.records}): \`?limit\` (${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}), \`cursor\`, and exact filters
-  \`project\`, \`status\`, \`severity\` (highest CVSS: critical, high, medium, low, none), \`kev\` (true/false),
-  \`cwe\` (\`CWE-79\`), \`published_since\`/\`published_before\` (YYYY-MM-DD); is a version affected:
-  \`project\` with \`version\`, a package URL \`purl\` (\`pkg:pypi/apache-airflow@2.7.0\`) or a CPE 2.3 name \`cpe\`,
-  unknown answers with \`include_unknown=true\`; newest first; pass \`pagination.nextCursor\` back as \`cursor\` until it is null.
+- [List records](${links.records}): \`?limit\` (${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}), \`cursor\`, and the filters
+  ${filterBriefs(LIST_FILTERS)}; newest first; pass \`pagination.nextCursor\` back as \`cursor\` until it is null.
 - [Projects](${config.baseUrl}${PATHS.projects}): the names \`project\` takes, with aliases and counts;
   \`?q=\` finds a name by its start or a typo.
 - One record: \`GET ${links.records}/{id}\`; its details: \`GET ${links.records}/{id}/details\`.

@@ -183,11 +183,12 @@ const headers: Record<string, Json> = {
   },
 };
 
-export function buildOpenApiDocument(config: ServiceConfig): Json {
+/** The document of the service's operations (or of a test's variation of them). */
+export function buildOpenApiDocument(config: ServiceConfig, ops: readonly Operation[] = operations): Json {
   const toRef = refResolver();
   const schemas = Object.fromEntries(Object.entries(namedSchemas).map(([name, schema]) => [name, toRef(schema, name)]));
   const paths: Record<string, Json> = {};
-  for (const op of operations) {
+  for (const op of ops) {
     paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: operationObject(op, toRef) };
     if (op.post) {
       paths[op.path]!.post = {

@@ -13,8 +13,11 @@ import {
   CveRecord,
   CveRecordDetails,
   CveRecordPage,
+  filterBriefs,
+  LIST_FILTERS,
   ListQuery,
   NoArguments,
+  PAGE_LIMIT,
   ProjectPage,
   ProjectsQuery,
   QUERY_READING,
@@ -104,11 +107,8 @@ export const tools: readonly Tool[] = [
     name: 'list_cve_records',
     title: 'List CVE records',
     description:
-      'Lists records newest first, optionally filtered by exact `project` (names from `list_projects`), `status`, ' +
-      "highest CVSS `severity`, `kev` (in CISA's Known Exploited Vulnerabilities catalog), `cwe` and " +
-      '`published_since`/`published_before`, the records affecting a `version` of the `project`, of a package URL `purl` ' +
-      '(`pkg:pypi/apache-airflow@2.7.0`) or of a CPE 2.3 name `cpe` (`include_unknown` for those that cannot tell), ' +
-      '`limit` (1 to 100) at a time. ' +
+      `Lists records newest first, \`limit\` (${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}) at a time, optionally filtered by ` +
+      `${filterBriefs(LIST_FILTERS)}; the project names are those of \`list_projects\`. ` +
       'Pass `pagination.nextCursor` back as `cursor`, with the same filters, until it is null. The same answer as ' +
       'GET /api/v1/cve-records.',
     input: ListQuery,

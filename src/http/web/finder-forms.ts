@@ -1,12 +1,12 @@
-// The two forms that find records: search (the /ask search) and the exact filters of the list (project
-// and a version of it, status, severity, KEV). Both are plain GET forms to `/`, so every view is a URL; the page script only
+// The two forms that find records: search (the /ask search) and the exact filters of the list the
+// contract's table gives a form field (contract/list-filters.ts). Both are plain GET forms to `/`, so every view is a URL; the page script only
 // loads it in place, and fills the project suggestions from the projects operation (`data-projects`).
-import { MAX_PROJECT_LENGTH, MAX_QUERY_LENGTH, MAX_VERSION_PARAMETER_LENGTH, RECORD_STATUSES, SEVERITIES } from '../../contract/index.js';
+import type { TSchema } from 'typebox';
+import { LIST_FILTERS, type ListFilterTable, MAX_QUERY_LENGTH, type TextField } from '../../contract/index.js';
 import { PATHS } from '../shared/paths.js';
 import { type Html, html } from './html.js';
 import type { ProjectDirectory } from './project-directory.js';
-import { severityLabel } from './record-details-view.js';
-import { type ListView, STATUS_LABELS } from './record-view.js';
+import { type ListView, pageFilters } from './record-view.js';
 
 export function searchForm(query: string | undefined): Html {
   return html`<form class="search-form" role="search" action="${PATHS.home}" method="get" data-enhance>
@@ -19,45 +19,40 @@ export function searchForm(query: string | undefined): Html {
 </form>`;
 }
 
-export function filterForm(view: ListView, projects: ProjectDirectory): Html {
+/**
+ * The list's filters the contract's table gives a form field, in its order: a text box (the project's with
+ * the project names as suggestions) or a choice among the values of the filter's schema.
+ */
+export function filterForm(view: ListView, projects: ProjectDirectory, filters: ListFilterTable = LIST_FILTERS): Html {
+  const values = view as Readonly<Record<string, unknown>>;
+  const fields = pageFilters(filters).map(([name, field]) => {
+    const hint = field.hint ? html` aria-describedby="${name}-hint"` : '';
+    const control =
+      field.kind === 'text'
+        ? textBox(name, field, values[name], filters[name]!.schema, hint, projects)
+        : html`<select id="filter-${name}" name="${name}"${hint}>
+<option value="">${field.any}</option>
+${Object.entries(field.choices).map(([value, words]) => html`<option value="${value}"${String(values[name]) === value ? html` selected` : ''}>${words}</option>`)}
+</select>`;
+    return html`\n<div>
+<label for="filter-${name}">${field.label}</label>
+${control}${field.hint ? html`\n<p id="${name}-hint" class="hint">${field.hint}</p>` : ''}
+</div>`;
+  });
   return html`<form class="filter-form" action="${PATHS.home}" method="get" data-enhance>
 <fieldset>
-<legend>Filter the list</legend>
-<div>
-<label for="filter-project">Project</label>
-<input id="filter-project" name="project" value="${view.project ?? ''}" maxlength="${MAX_PROJECT_LENGTH}" list="project-suggestions" autocomplete="off" aria-describedby="project-hint" data-projects="${PATHS.projects}">
-<datalist id="project-suggestions">${projects.suggested.map((name) => html`<option value="${name}"></option>`)}</datalist>
-<p id="project-hint" class="hint">The exact name, as in the table.</p>
-</div>
-<div>
-<label for="filter-version">Version</label>
-<input id="filter-version" name="version" value="${view.version ?? ''}" maxlength="${MAX_VERSION_PARAMETER_LENGTH}" autocomplete="off" spellcheck="false" aria-describedby="version-hint">
-<p id="version-hint" class="hint">A version of the project, e.g. 3.0.7: the records saying it is affected, and why.</p>
-</div>
-<div>
-<label for="filter-status">Status</label>
-<select id="filter-status" name="status">
-<option value="">Any status</option>
-${RECORD_STATUSES.map((status) => html`<option value="${status}"${view.status === status ? html` selected` : ''}>${STATUS_LABELS[status]}</option>`)}
-</select>
-</div>
-<div>
-<label for="filter-severity">Severity</label>
-<select id="filter-severity" name="severity" aria-describedby="severity-hint">
-<option value="">Any severity</option>
-${SEVERITIES.map((severity) => html`<option value="${severity}"${view.severity === severity ? html` selected` : ''}>${severityLabel(severity)}</option>`)}
-</select>
-<p id="severity-hint" class="hint">The highest CVSS rating. “None” is a score of 0.0.</p>
-</div>
-<div>
-<label for="filter-kev">Known exploited (CISA KEV)</label>
-<select id="filter-kev" name="kev">
-<option value="">Either</option>
-<option value="true"${view.kev === true ? html` selected` : ''}>Known exploited</option>
-<option value="false"${view.kev === false ? html` selected` : ''}>Not known exploited</option>
-</select>
-</div>
+<legend>Filter the list</legend>${fields}
 <button type="submit">Apply filters</button>
 </fieldset>
 </form>`;
+}
+
+function textBox(name: string, field: TextField, given: unknown, schema: TSchema, hint: Html | string, projects: ProjectDirectory): Html {
+  const { maxLength } = schema as { maxLength?: number };
+  const length = maxLength === undefined ? '' : html` maxlength="${maxLength}"`;
+  const value = html`value="${given === undefined ? '' : String(given)}"`;
+  return field.suggestions === 'projects'
+    ? html`<input id="filter-${name}" name="${name}" ${value}${length} list="${name}-suggestions" autocomplete="off"${hint} data-projects="${PATHS.projects}">
+<datalist id="${name}-suggestions">${projects.suggested.map((suggestion) => html`<option value="${suggestion}"></option>`)}</datalist>`
+    : html`<input id="filter-${name}" name="${name}" ${value}${length} autocomplete="off" spellcheck="false"${hint}>`;
 }

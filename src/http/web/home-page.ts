@@ -1,19 +1,18 @@
-// The page at `/` for people: search (the /ask search), the list filtered by project (and a version of it:
-// the records saying it is affected, each with the entry that says so), status, severity and KEV and paged
-// by cursor. Every view is a URL (`/?query=`, `/?project=&version=&status=&severity=&kev=&cursor=`),
+// The page at `/` for people: search (the /ask search), the list filtered by the filters the contract's table
+// gives a form field (a version of a project: the records saying it is affected, each with the entry that
+// says so) and paged by cursor. Every view is a URL (`/?query=`, `/?project=&status=&…&cursor=`),
 // rendered here in full, so it works without JavaScript; the page script only loads the next view in place.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
 import {
+  filterProperties,
+  LIST_FILTERS,
+  type ListFilterName,
+  type ListFilterValues,
   MAX_CURSOR_LENGTH,
-  MAX_PROJECT_LENGTH,
   MAX_QUERY_LENGTH,
-  MAX_VERSION_PARAMETER_LENGTH,
-  RECORD_STATUSES,
-  type RecordStatus,
-  SEVERITIES,
+  requestCheck,
   ServiceError,
-  type Severity,
-  VERSION_PATTERN,
 } from '../../contract/index.js';
 import { filtersReady, planPage, prepareFilters } from '../../core/list.js';
 import { type RecordTable, recordAt, severityAt } from '../../core/record-table.js';
@@ -28,8 +27,8 @@ import { filterForm, searchForm } from './finder-forms.js';
 import { type Html, html } from './html.js';
 import { renderPage, sendPage } from './page-layout.js';
 import { projectDirectory } from './project-directory.js';
-import { kevBadge, severityBadge, severityLabel } from './record-details-view.js';
-import { homeUrl, type ListView, projectLink, publicRecordLink, recordLink, STATUS_LABELS, statusBadge } from './record-view.js';
+import { kevBadge, severityBadge } from './record-details-view.js';
+import { homeUrl, type ListView, pageFilters, projectLink, publicRecordLink, recordLink, statusBadge } from './record-view.js';
 
 export const PAGE_SIZE = 50;
 export const SEARCH_RESULTS = 20;
@@ -42,7 +41,6 @@ const RISK_COLUMNS = ['Severity', 'Exploitation'] as const;
 class ViewProblem extends Error {}
 /** What the list refuses in a view's filters, said as the list says it. */
 const VIEW_ERRORS: ReadonlySet<string> = new Set(['invalid_cursor', 'invalid_parameter']);
-const VERSION_TEXT = new RegExp(VERSION_PATTERN);
 
 export function homePage(ctx: SurfaceContext): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
   return async (request, reply) => {
@@ -83,63 +81,65 @@ ${results}`;
   };
 }
 
+/** The page's filters as the list takes them (`kev=true` a boolean), checked by the list's own schemas. */
+const PAGE_FILTERS = pageFilters(LIST_FILTERS);
+const checkFilters = requestCheck(
+  Type.Object(filterProperties(Object.fromEntries(PAGE_FILTERS.map(([name]) => [name, LIST_FILTERS[name as ListFilterName]])))),
+  'querystring',
+);
+
 function readView(query: unknown): ListView {
   const fields = (query ?? {}) as Record<string, unknown>;
-  const field = (name: keyof ListView, maxLength = Infinity): string | undefined => {
+  const field = (name: string, maxLength = Infinity): string | undefined => {
     const value = fields[name];
     if (Array.isArray(value)) throw new ViewProblem(`“${name}” is given more than once.`);
     const text = typeof value === 'string' ? value.trim() : '';
     if (text.length > maxLength) throw new ViewProblem(`“${name}” is longer than ${maxLength} characters.`);
     return text || undefined;
   };
-  const status = field('status');
-  if (status !== undefined && !RECORD_STATUSES.includes(status as RecordStatus)) {
-    throw new ViewProblem(`“${status}” is not a status. The statuses are: ${RECORD_STATUSES.join(', ')}.`);
+  const given: Record<string, string> = {};
+  for (const [name, form] of PAGE_FILTERS) {
+    const text = field(name, (LIST_FILTERS[name as ListFilterName].schema as { maxLength?: number }).maxLength);
+    if (text === undefined) continue;
+    if (form.kind === 'choice' && !Object.hasOwn(form.choices, text)) {
+      const choices = Object.entries(form.choices).map(([value, words]) =>
+        value === words.toLowerCase() ? value : `${value} (${words.toLowerCase()})`,
+      );
+      throw new ViewProblem(`“${name}” is “${text}”: it is ${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}.`);
+    }
+    given[name] = text;
   }
-  const severity = field('severity');
-  if (severity !== undefined && !SEVERITIES.includes(severity as Severity)) {
-    throw new ViewProblem(`“${severity}” is not a severity. The severities are: ${SEVERITIES.join(', ')}.`);
+  let filters: ListFilterValues;
+  try {
+    filters = checkFilters(given);
+  } catch (error) {
+    const name = error instanceof ServiceError ? String((error.details as { parameter?: string }).parameter) : '';
+    if (!(name in given)) throw error;
+    throw new ViewProblem(`“${given[name]}” is not a valid ${name}.`);
   }
-  const version = field('version', MAX_VERSION_PARAMETER_LENGTH);
-  if (version !== undefined && !VERSION_TEXT.test(version)) {
-    throw new ViewProblem(`“${version}” is not a version: letters, digits and . _ + ~ : ^ - only, as in 3.0.7 or 2.4.57-1.`);
-  }
-  const project = field('project', MAX_PROJECT_LENGTH);
-  if (version !== undefined && project === undefined) throw new ViewProblem('A version needs a project: the version of what.');
-  const kev = field('kev');
-  if (kev !== undefined && kev !== 'true' && kev !== 'false') {
-    throw new ViewProblem(`“kev” is “${kev}”: it is true (known exploited) or false (not known exploited).`);
-  }
-  return {
-    query: field('query', MAX_QUERY_LENGTH),
-    project,
-    version,
-    status: status as RecordStatus | undefined,
-    severity: severity as Severity | undefined,
-    kev: kev === undefined ? undefined : kev === 'true',
-    cursor: field('cursor', MAX_CURSOR_LENGTH),
-  };
+  return { ...filters, query: field('query', MAX_QUERY_LENGTH), cursor: field('cursor', MAX_CURSOR_LENGTH) };
 }
 
 /** The list filters of a view, without its place: what page links keep and a cursor is bound to. */
-function listFiltersOf(view: ListView): ListView {
-  return { project: view.project, version: view.version, status: view.status, severity: view.severity, kev: view.kev };
+function listFiltersOf(view: ListView): ListFilterValues {
+  const values = view as Readonly<Record<string, unknown>>;
+  return Object.fromEntries(PAGE_FILTERS.map(([name]) => [name, values[name]]));
 }
 
-/** The list filters of a view in words, each as a label and a value: `project OpenSSL`, `severity Critical`. */
-function filterWords(view: ListView): Array<readonly [label: string, value: string]> {
-  const words: Array<readonly [string, string]> = [];
-  if (view.project) words.push(['project', view.project]);
-  if (view.version) words.push(['version', `${view.version} affected`]);
-  if (view.status) words.push(['status', STATUS_LABELS[view.status]]);
-  if (view.severity) words.push(['severity', severityLabel(view.severity)]);
-  if (view.kev !== undefined) words.push(['', view.kev ? 'known exploited' : 'not known exploited']);
-  return words;
+/** The list filters of a view in words, as the table's form fields say them: `project OpenSSL`, `severity Critical`. */
+function filterWords(view: ListView): string[] {
+  const values = view as Readonly<Record<string, unknown>>;
+  return PAGE_FILTERS.flatMap(([name, form]) => {
+    const value = values[name];
+    if (value === undefined || value === '') return [];
+    const words = form.kind === 'choice' ? form.choices[String(value)]! : String(value);
+    return [(form.said ?? `${name} {}`).replace('{}', words)];
+  });
 }
 
 function titleOf(view: ListView): string {
   if (view.query) return `Search: ${view.query}`;
-  const filters = filterWords(view).map(([, value]) => value);
+  const filters = filterWords(view);
   return filters.length > 0 ? `Records: ${filters.join(', ')}` : 'Records';
 }
 
@@ -184,7 +184,7 @@ async function listResults(ctx: SurfaceContext, snapshot: Snapshot, view: ListVi
   const why = view.version === undefined ? undefined : whyAffected(snapshot, view.project!, view.version);
   const { total, nextCursor } = page;
   const returned = page.positions.length;
-  const filters = filterWords(view).map(([label, value]) => (label ? `${label} ${value}` : value));
+  const filters = filterWords(view);
   const heading = `${total.toLocaleString('en-US')} ${plural(total, 'record', 'records')}${filters.map((f) => ` · ${f}`).join('')}`;
   const summary =
     total === 0

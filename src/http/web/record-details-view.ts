@@ -4,15 +4,10 @@
 // each left out when the record says nothing of it. The severity and KEV badges are the results tables' too.
 import type { CveRecordDetails, Severity } from '../../contract/index.js';
 import { type Html, html } from './html.js';
-import { publicRecordLink } from './record-view.js';
+import { publicRecordLink, severityLabel } from './record-view.js';
 
 /** Affected products and references listed at most: a record may name hundreds. */
 const SHOWN = 25;
-
-/** A severity in words, as its badge and the filter form name it. */
-export function severityLabel(severity: Severity): string {
-  return `${severity[0]!.toUpperCase()}${severity.slice(1)}`;
-}
 
 export function severityBadge(severity: Severity): Html {
   return html`<span class="severity severity-${severity}">${severityLabel(severity)}</span>`;

@@ -2,8 +2,8 @@
 // selection as an import and merged into the store of record in one transaction with its new cursor (so
 // a sync killed anywhere leaves the last whole step, and a rerun applies nothing twice). A step costs what
 // it brings: the store's rows for those ids are read and the changed ones written, never the catalog.
-import type { CatalogProject, CatalogRecord, SyncCursor } from '../../contract/index.js';
-import type { RecordStore } from '../../core/record-store.js';
+import type { CatalogRecord, SyncCursor } from '../../contract/index.js';
+import type { KnownNames, RecordStore } from '../../core/record-store.js';
 import { type AliasTable, compactKey } from '../canonical-projects.js';
 import { type ImportOptions, type ImportResult, importRecords } from '../importer.js';
 import { type MergeReport, mergeInto } from './merge.js';
@@ -57,6 +57,7 @@ export async function* syncSteps(
             { records, details: result.details, projects: result.catalog.projects ?? [], rejected: result.rejected },
             now(),
           );
+          await writer.setGroups(result.groups, step.whole);
           return {
             end: { lastVerified: verified, sync: advance(state.sync, upstream.name, step, records, now()), feedEnd },
             result: { report, result },
@@ -112,14 +113,30 @@ function advance(
 }
 
 /**
- * The curated spellings plus the catalog's own names and their aliases, so a record that arrives in a
- * delta joins the project its spelling already belongs to instead of naming a new one: project names stay
- * stable across syncs. The curated table wins where both know a spelling.
+ * The curated spellings plus the catalog's names, so a record that arrives in a delta joins the project an
+ * import of every record would give it: its vendor's group's project (held since the step that named
+ * the group), else a project of its very name. A spelling without a vendor joins the project of the most
+ * records among the groups of its product key (with or without the vendor's name in front), as an import
+ * joins the most used vendor's group. Never a
+ * project that merely shares a spelling: Devolutions' "Server" is not MongoDB's "Server". A store that
+ * holds no groups yet (written before they were kept, until its next baseline) maps spellings onto the
+ * catalog's by spelling alone. The curated table wins where both know a spelling.
  */
-function withCatalogNames(curated: AliasTable, known: { projects: readonly string[]; aliases: readonly CatalogProject[] }): AliasTable {
+function withCatalogNames(curated: AliasTable, known: KnownNames): AliasTable {
   const table = new Map<string, string>();
-  for (const project of known.projects) table.set(compactKey(project), project);
-  for (const project of known.aliases) for (const alias of project.aliases) table.set(compactKey(alias), project.name);
+  for (const project of known.projects.keys()) table.set(compactKey(project), project);
+  if (known.groups.size === 0)
+    for (const project of known.aliases) for (const alias of project.aliases) table.set(compactKey(alias), project.name);
+  const records = (project: string | undefined) => (project === undefined ? -1 : (known.projects.get(project) ?? 0));
+  for (const [group, project] of known.groups) {
+    table.set(group, project);
+    const at = group.lastIndexOf('@');
+    const product = group.slice(0, at);
+    // Keyed as a spelling without a vendor: the product alone, or after its vendor's name ("Oracle VM
+    // VirtualBox" read from a description is Oracle's "VM VirtualBox").
+    for (const withoutVendor of [`${product}@`, `${group.slice(at + 1)}${product}@`])
+      if (records(project) > records(table.get(withoutVendor))) table.set(withoutVendor, project);
+  }
   for (const [key, name] of curated) table.set(key, name);
   return table;
 }

@@ -25,6 +25,7 @@ function indexed(
   const found = new Map<number, VersionStatus>();
   for (const [i, position] of answer.found.entries()) found.set(position, answer.statuses[i]!);
   expect([...answer.found]).toEqual([...answer.found].sort((a, b) => a - b));
+  expect([...answer.positions]).toEqual([...answer.found, ...answer.checked].sort((a, b) => a - b));
   for (const position of answer.checked) {
     expect(found.has(position)).toBe(false);
     const status = check(position);
@@ -175,8 +176,18 @@ describe('the range index', () => {
       expect(isRankableVersion(version) || isCommitVersion(version), version).toBe(false);
       expect(index.find(0, version, ASKED[0]!)).toBeUndefined();
     }
-    expect(index.find(0, '1da177e4c3f4', ASKED[0]!)).toEqual({ found: new Int32Array(0), statuses: [], checked: new Int32Array(0) });
-    expect(index.find(0, '6.1.5', ASKED[0]!)).toEqual({ found: new Int32Array(0), statuses: [], checked: new Int32Array(0) });
+    expect(index.find(0, '1da177e4c3f4', ASKED[0]!)).toEqual({
+      found: new Int32Array(0),
+      statuses: [],
+      checked: new Int32Array(0),
+      positions: new Int32Array(0),
+    });
+    expect(index.find(0, '6.1.5', ASKED[0]!)).toEqual({
+      found: new Int32Array(0),
+      statuses: [],
+      checked: new Int32Array(0),
+      positions: new Int32Array(0),
+    });
   });
 
   it('answers as the check for every project of the shipped data, at versions next to its bounds', async () => {

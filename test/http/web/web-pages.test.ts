@@ -94,7 +94,7 @@ describe('the list at /', () => {
     expect(body).toContain(`${expected.length} records · project OpenSSL · status Assigned, not yet public`);
     expect(body).toContain('name="project" value="OpenSSL"');
     expect(body).toContain('<option value="assigned-no-public-record" selected>');
-    expect(body).toMatch(/<title>Records: OpenSSL, Assigned, not yet public · Public CVE Records<\/title>/);
+    expect(body).toMatch(/<title>Records: project OpenSSL, status Assigned, not yet public · Public CVE Records<\/title>/);
   });
 
   it('treats empty fields as absent, as a form without JavaScript sends them', async () => {
@@ -145,14 +145,14 @@ describe('severity and KEV (issue 15, item 5)', () => {
     expect(rowIds(body)).toContain('CVE-2025-0282');
     expect(new Set(riskOfRows(body).map(({ severity, kev }) => `${severity} ${kev}`))).toEqual(new Set(['critical true']));
     expect(body).toContain(
-      `<h2 id="results-heading" tabindex="-1">${api.pagination.total} records · severity Critical · known exploited</h2>`,
+      `<h2 id="results-heading" tabindex="-1">${api.pagination.total} records · severity Critical · Known exploited</h2>`,
     );
-    expect(body).toMatch(/<title>Records: Critical, known exploited · Public CVE Records<\/title>/);
+    expect(body).toMatch(/<title>Records: severity Critical, Known exploited · Public CVE Records<\/title>/);
     expect(body).toContain('<option value="critical" selected>Critical</option>');
     expect(body).toContain('<option value="true" selected>Known exploited</option>');
 
     const notExploited = await page(app, '/?project=OpenSSL&kev=false');
-    expect(notExploited.body).toContain('· project OpenSSL · not known exploited</h2>');
+    expect(notExploited.body).toContain('· project OpenSSL · Not known exploited</h2>');
     expect(riskOfRows(notExploited.body).every((row) => row.kev === false)).toBe(true);
     expect(notExploited.body).toContain('<option value="false" selected>Not known exploited</option>');
   });
@@ -242,15 +242,15 @@ describe('search at /?query=', () => {
 
 describe('bad links', () => {
   it.each([
-    ['/?status=published', '“published” is not a status.'],
+    ['/?status=published', '“status” is “published”: it is public or assigned-no-public-record (assigned, not yet public).'],
     ['/?cursor=forged', 'This page link is not valid any more'],
     ['/?project=a&project=b', '“project” is given more than once.'],
-    ['/?severity=severe', '“severe” is not a severity. The severities are: critical, high, medium, low, none.'],
+    ['/?severity=severe', '“severity” is “severe”: it is critical, high, medium, low or none.'],
     ['/?severity=high&severity=low', '“severity” is given more than once.'],
     ['/?kev=yes', '“kev” is “yes”: it is true (known exploited) or false (not known exploited).'],
     [`/?query=${'x'.repeat(513)}`, '“query” is longer than 512 characters.'],
-    ['/?version=3.0.7', 'A version needs a project: the version of what.'],
-    ['/?project=OpenSSL&version=3.0.7%3Cb%3E', '“3.0.7&lt;b&gt;” is not a version'],
+    ['/?version=3.0.7', '`version` needs `project`, `purl` or `cpe`: the version of what.'],
+    ['/?project=OpenSSL&version=3.0.7%3Cb%3E', '“3.0.7&lt;b&gt;” is not a valid version.'],
   ])('%s is a 400 page saying what is wrong', async (url, message) => {
     const response = await page(app, url);
     expect(response.statusCode).toBe(400);

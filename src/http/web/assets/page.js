@@ -38,12 +38,12 @@
       });
   }
 
-  // After a history step the forms show the values of the view they lead to.
+  // After a history step the forms show the values of the view they lead to: every field of the finder
+  // forms, whichever filters the server's table gives a field.
   function syncFields(next) {
-    ['search-query', 'filter-project', 'filter-status', 'filter-severity', 'filter-kev'].forEach((id) => {
-      var field = document.getElementById(id);
-      var source = next.getElementById(id);
-      if (field && source) field.value = source.value;
+    document.querySelectorAll('form[data-enhance] [id][name]').forEach((field) => {
+      var source = next.getElementById(field.id);
+      if (source) field.value = source.value;
     });
   }
 
