@@ -10,6 +10,7 @@ import {
   averageLength,
   blockMaxima,
   fieldScore,
+  highestOf,
   inverseFrequency,
   type Postings,
   type StoredTextIndex,
@@ -74,9 +75,7 @@ export class OverlayTextIndex implements TextIndex {
     let postings: Postings | undefined;
     if (scored) {
       const { blockMax } = blockMaxima(Uint32Array.of(0, scored.docs.length), scored.scores);
-      let maxScore = 0;
-      for (const max of blockMax) maxScore = Math.max(maxScore, max);
-      postings = { docs: scored.docs, scores: scored.scores, blockMax, maxScore };
+      postings = { docs: scored.docs, scores: scored.scores, blockMax, maxScore: highestOf(blockMax) };
     }
     if (this.#postings.size >= KEPT_WORDS) this.#postings.delete(this.#postings.keys().next().value!);
     this.#postings.set(word, postings);

@@ -289,10 +289,13 @@ function bestByAnyWords(
   // The reward for each count of words met (weights are whole numbers), worked out once: a power in the
   // bound of every record read was a tenth of a common-word question's time.
   const coordinations = Float64Array.from({ length: all + 1 }, (_, met) => coordination(met, all));
+  // A record's quality is its weakest met term's, so at most the best weight of any term's words: when
+  // every word was guessed ("wordpres", a question of typos), no record scores above that share.
+  const bestQuality = Math.max(...plans.map(termQuality));
   // The most a record can reach with `score` from the terms read, meeting `met` of them, when the terms
-  // left can add `rest` and weigh `weighed`.
-  const reach = (score: number, met: number, rest: number, weighed: number) =>
-    (score + rest) * coordinations[met + weighed]! * (1 + BOUND_MARGIN);
+  // left can add `rest` and weigh `weighed`, its quality at most `quality`.
+  const reach = (score: number, met: number, rest: number, weighed: number, quality = bestQuality) =>
+    (score + rest) * coordinations[met + weighed]! * quality * (1 + BOUND_MARGIN);
   // Terms from the highest ceiling down: a record's terms are read in this order.
   const order = plans.map((_, t) => t).sort((a, b) => ceilings[b]! - ceilings[a]! || a - b);
   // What a record must reach to be kept: the limit-th best so far, less TIE_SHARE of the best.
@@ -319,10 +322,10 @@ function bestByAnyWords(
     }
     let score = 0;
     let met = 0;
-    let weakest = 1;
+    let weakest = bestQuality;
     let metCount = 0;
     for (let i = 0; i < count; i++) {
-      if (reach(score, met, rest, weighed) < floor) return;
+      if (reach(score, met, rest, weighed, weakest) < floor) return;
       const t = terms[i]!;
       rest -= bounds[t]!;
       weighed -= weights[t]!;
@@ -400,6 +403,13 @@ function bestByAnyWords(
   const best = kept[0]?.key ?? 0;
   if (guessed && best > assumedBest) return bestByAnyWords(plans, weights, accept, setBack, limit, within, best);
   return kept;
+}
+
+/** The highest quality a record meeting the term can have: the weight of its best word (1 for a word typed as indexed). */
+function termQuality(plan: TermPlan): number {
+  let best = 0;
+  for (const form of plan) for (const options of form) for (const option of options) best = Math.max(best, option.weight);
+  return best;
 }
 
 /** The most a term can add to any record: its best spelling's words at their highest scores. */

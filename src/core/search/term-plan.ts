@@ -4,7 +4,7 @@
 // "execute arbitrary code", "code execution") is read as one list of its own, made once per index.
 
 import { union } from './position-lists.js';
-import { blockMaxima, type Postings, PostingsCursor, seekForward, type TextIndex } from './text-index.js';
+import { blockMaxima, highestOf, type Postings, PostingsCursor, seekForward, type TextIndex } from './text-index.js';
 
 /** An indexed word standing for a query word, with its weight; the bounds cursor belongs to this query alone. */
 export interface WordOption {
@@ -143,9 +143,7 @@ function scoreSpellings(text: TextIndex, spellings: readonly (readonly (readonly
     scores[n++] = score;
   }
   const { blockMax } = blockMaxima(Uint32Array.of(0, n), scores.subarray(0, n));
-  let maxScore = 0;
-  for (const max of blockMax) maxScore = Math.max(maxScore, max);
-  return { docs: docs.slice(0, n), scores: scores.slice(0, n), blockMax, maxScore };
+  return { docs: docs.slice(0, n), scores: scores.slice(0, n), blockMax, maxScore: highestOf(blockMax) };
 }
 
 /** The word of a spelling held by the fewest records: only its records can have every word. */

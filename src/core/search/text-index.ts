@@ -269,6 +269,16 @@ export function blockMaxima(starts: Uint32Array, scores: Float32Array): { blockS
   return { blockStarts, blockMax };
 }
 
+/**
+ * The highest of `values` from `from` to `to` (all of them when not given), 0 when there are none. An
+ * indexed loop: `for of` over a Float32Array boxed every number it read.
+ */
+export function highestOf(values: Float32Array, from = 0, to = values.length): number {
+  let max = 0;
+  for (let i = from; i < to; i++) if (values[i]! > max) max = values[i]!;
+  return max;
+}
+
 /** What ranking and the vocabulary read of an index: built whole (StoredTextIndex) or patched by changes (overlay-index.ts). */
 export interface TextIndex {
   /** Indexed words, sorted. */
@@ -281,9 +291,13 @@ export interface TextIndex {
 /** Look-ups into a built (or loaded) index. */
 export class StoredTextIndex implements TextIndex {
   readonly #termIds: Map<string, number>;
+  /** Each word's highest score, worked out once: a query asks for a common word's thousands of blocks' maximum. */
+  readonly #maxScores: Float32Array;
 
   constructor(readonly data: TextIndexData) {
     this.#termIds = new Map(data.words.map((word, term) => [word, term]));
+    const { blockStarts, blockMax } = data;
+    this.#maxScores = Float32Array.from(data.words, (_, term) => highestOf(blockMax, blockStarts[term]!, blockStarts[term + 1]!));
   }
 
   get words(): readonly string[] {
@@ -299,14 +313,11 @@ export class StoredTextIndex implements TextIndex {
     const term = this.#termIds.get(word);
     if (term === undefined) return undefined;
     const { starts, docs, scores, blockStarts, blockMax } = this.data;
-    const blocks = blockMax.subarray(blockStarts[term]!, blockStarts[term + 1]!);
-    let maxScore = 0;
-    for (const max of blocks) maxScore = Math.max(maxScore, max);
     return {
       docs: docs.subarray(starts[term]!, starts[term + 1]!),
       scores: scores.subarray(starts[term]!, starts[term + 1]!),
-      blockMax: blocks,
-      maxScore,
+      blockMax: blockMax.subarray(blockStarts[term]!, blockStarts[term + 1]!),
+      maxScore: this.#maxScores[term]!,
     };
   }
 
