@@ -160,6 +160,40 @@ export function encodeSnapshot(
 
 export class SnapshotFormatError extends Error {}
 
+/**
+ * The search index's sections, one run in the file: most of its bytes before the texts, which a server
+ * needs only once it builds its search (after its first answers), so they are read and checked then.
+ */
+const INDEX_SECTIONS: ReadonlySet<string> = new Set([
+  'words',
+  'starts',
+  'docs',
+  'scores',
+  'blockStarts',
+  'blockMax',
+  'counts',
+  'projectLengths',
+  'summaryLengths',
+]);
+
+/** Bytes of a snapshot file, read from `offset` (a section's, so that typed arrays can view them, aligned). */
+export interface FileBytes {
+  readonly bytes: Buffer;
+  readonly offset: number;
+}
+
+/** The content of a snapshot file but its search index: what a server needs for its first answers. */
+export type SnapshotColumns = Omit<SnapshotContent, 'textIndex'>;
+
+/** Where the search index's sections are in the file, padding included (`length` 0 when the header lists none). */
+export function indexRange(header: SnapshotHeader): { readonly offset: number; readonly length: number } {
+  const index = header.sections.filter((section) => INDEX_SECTIONS.has(section.name));
+  if (index.length === 0) return { offset: header.text.offset, length: 0 };
+  const offset = Math.min(...index.map((section) => section.offset));
+  // To the next section's start (sections are 8-byte aligned), so that the bytes after it view aligned.
+  return { offset, length: align(Math.max(...index.map((section) => section.offset + section.length))) - offset };
+}
+
 /** The header of a snapshot file from its first bytes (at least PREAMBLE_BYTES + the header). */
 export function decodeHeader(start: Buffer): SnapshotHeader {
   if (start.length < PREAMBLE_BYTES || !start.subarray(0, 8).equals(SNAPSHOT_MAGIC)) throw new SnapshotFormatError('not a snapshot file');
@@ -171,17 +205,16 @@ export function decodeHeader(start: Buffer): SnapshotHeader {
   return JSON.parse(start.subarray(PREAMBLE_BYTES, PREAMBLE_BYTES + length).toString('utf8')) as SnapshotHeader;
 }
 
-/**
- * The content of a snapshot from the bytes of its sections (`body` holds the file from `bodyOffset` up
- * to the text region). Typed arrays are views of `body`, not copies.
- */
-export function decodeSnapshot(header: SnapshotHeader, body: Buffer, bodyOffset: number): SnapshotContent {
+/** The sections of `header` that `wanted` names, decoded from the bytes read of the file; typed arrays view them. */
+function decodeSections(header: SnapshotHeader, pieces: readonly FileBytes[], wanted: (name: string) => boolean) {
   const read = new Map<string, unknown>();
   for (const { name, kind, offset, length } of header.sections) {
-    const at = body.byteOffset + offset - bodyOffset;
-    const bytes = body.subarray(offset - bodyOffset, offset - bodyOffset + length);
-    if (bytes.length !== length) throw new SnapshotFormatError(`snapshot section ${name} is cut short`);
-    const buffer = body.buffer;
+    if (!wanted(name)) continue;
+    const piece = pieces.find((bytes) => bytes.offset <= offset && offset + length <= bytes.offset + bytes.bytes.length);
+    if (piece === undefined) throw new SnapshotFormatError(`snapshot section ${name} is cut short`);
+    const at = piece.bytes.byteOffset + offset - piece.offset;
+    const bytes = piece.bytes.subarray(offset - piece.offset, offset - piece.offset + length);
+    const buffer = piece.bytes.buffer;
     const view = (Kind: { new (buffer: ArrayBufferLike, offset: number, length: number): unknown; BYTES_PER_ELEMENT: number }) =>
       new Kind(buffer, at, length / Kind.BYTES_PER_ELEMENT);
     switch (kind) {
@@ -211,14 +244,28 @@ export function decodeSnapshot(header: SnapshotHeader, body: Buffer, bodyOffset:
         break;
     }
   }
-  const section = <T>(name: string): T => {
+  return read;
+}
+
+/** A decoded section, or a SnapshotFormatError naming it. */
+function sectionOf(read: ReadonlyMap<string, unknown>) {
+  return <T>(name: string): T => {
     if (!read.has(name)) throw new SnapshotFormatError(`snapshot section ${name} is missing`);
     return read.get(name) as T;
   };
+}
+
+/**
+ * The content of a snapshot but its search index, from bytes read of the file (the index's sections
+ * need not be among them), checked.
+ */
+export function decodeSnapshot(header: SnapshotHeader, pieces: readonly FileBytes[]): SnapshotColumns {
+  const read = decodeSections(header, pieces, (name) => !INDEX_SECTIONS.has(name));
+  const section = sectionOf(read);
   const ids = section<string[]>('ids');
   const projectNames = section<string[]>('projectNames');
   const aliases = section<string[][]>('aliases');
-  const content: SnapshotContent = {
+  const content: SnapshotColumns = {
     table: {
       size: header.size,
       ids,
@@ -237,34 +284,42 @@ export function decodeSnapshot(header: SnapshotHeader, body: Buffer, bodyOffset:
       cweOf: section('cweOf'),
     },
     aliases: new Map(projectNames.flatMap((name, i) => ((aliases[i]?.length ?? 0) > 0 ? [[name, aliases[i]!]] : []))),
-    textIndex: {
-      words: section('words'),
-      starts: section('starts'),
-      docs: section('docs'),
-      scores: section('scores'),
-      blockStarts: section('blockStarts'),
-      blockMax: section('blockMax'),
-      counts: section('counts'),
-      projectLengths: section('projectLengths'),
-      summaryLengths: section('summaryLengths'),
-    },
     summaries: { offset: section('summaryOffset'), length: section('summaryLength') },
     details: { offset: section('detailsOffset'), length: section('detailsLength') },
     removed: read.has('removed') ? section<CatalogRemoval[]>('removed') : [],
     hashes: read.has('hashes') ? section<BigUint64Array>('hashes') : undefined,
   };
-  checkContent(header, content);
+  checkColumns(header, content);
   return content;
+}
+
+/** The search index of a snapshot, from the bytes of its sections (in `piece`), checked against the header's size. */
+export function decodeTextIndex(header: SnapshotHeader, piece: FileBytes): TextIndexData {
+  const section = sectionOf(decodeSections(header, [piece], (name) => INDEX_SECTIONS.has(name)));
+  const index: TextIndexData = {
+    words: section('words'),
+    starts: section('starts'),
+    docs: section('docs'),
+    scores: section('scores'),
+    blockStarts: section('blockStarts'),
+    blockMax: section('blockMax'),
+    counts: section('counts'),
+    projectLengths: section('projectLengths'),
+    summaryLengths: section('summaryLengths'),
+  };
+  checkIndex(header.size, index);
+  return index;
+}
+
+function fail(what: string): never {
+  throw new SnapshotFormatError(`snapshot ${what} is inconsistent`);
 }
 
 /**
  * That every index in the file points inside what it indexes, so a damaged or hand-edited file is refused
  * at load rather than answering wrong records or throwing mid-request. A few milliseconds at 340,000 records.
  */
-function checkContent(header: SnapshotHeader, { table, textIndex, summaries, details, removed, hashes }: SnapshotContent): void {
-  const fail = (what: string) => {
-    throw new SnapshotFormatError(`snapshot ${what} is inconsistent`);
-  };
+function checkColumns(header: SnapshotHeader, { table, summaries, details, removed, hashes }: SnapshotColumns): void {
   const { size } = table;
   const texts = [summaries.offset, summaries.length, details.offset, details.length];
   const columns = [
@@ -300,7 +355,14 @@ function checkContent(header: SnapshotHeader, { table, textIndex, summaries, det
   if (!Array.isArray(removed) || removed.some((r) => typeof r?.id !== 'string' || Number.isNaN(Date.parse(r?.modified)))) {
     fail('removed records');
   }
-  const { words, starts, docs, scores, blockStarts, blockMax, counts, projectLengths, summaryLengths } = textIndex;
+}
+
+/** That the search index's postings and lengths fit the snapshot's records, as checkColumns does for the columns. */
+function checkIndex(
+  size: number,
+  { words, starts, docs, scores, blockStarts, blockMax, counts, projectLengths, summaryLengths }: TextIndexData,
+): void {
+  if (!Array.isArray(words)) fail('search index');
   if (starts.length !== words.length + 1 || blockStarts.length !== words.length + 1 || scores.length !== docs.length) fail('search index');
   if (counts.length !== docs.length || projectLengths.length !== size || summaryLengths.length !== size) fail('search index');
   if (starts[words.length] !== docs.length || blockStarts[words.length] !== blockMax.length) fail('search index');

@@ -83,8 +83,11 @@ export interface SnapshotParts {
   readonly table: RecordTable;
   readonly texts: TextStore;
   readonly aliases: ProjectAliases;
-  /** A search index read from a snapshot file; without one it is built from the texts on first use. */
-  readonly textIndex?: TextIndexData | undefined;
+  /**
+   * A search index stored with the parts (a snapshot file's), read in steps when the search is first built;
+   * it gives undefined when what is stored cannot be used, and without one the index is built from the texts.
+   */
+  readonly textIndex?: (() => Generator<void, TextIndexData | undefined, void>) | undefined;
   readonly removed?: readonly CatalogRemoval[] | undefined;
   readonly sequence?: number | undefined;
   /** Each record's content hash, when the source computed them; otherwise made from the table when a change needs them. */

@@ -1,6 +1,7 @@
 // Issue 13, snapshot files: what the importer writes (`--out x.snapshot`) serves exactly what the JSON
 // catalog serves (records, summaries, dates, projects and their aliases, search), the same catalog gives
-// the same bytes, a damaged file is refused with a reason, and a snapshot replaced on disk keeps reading
+// the same bytes, a damaged file is refused with a reason (a damaged search index, read when the search is
+// first built, is not used: the index is built from the texts), and a snapshot replaced on disk keeps reading
 // its own texts.
 import { mkdtemp, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -121,6 +122,37 @@ describe('a damaged snapshot file', () => {
         }),
       ),
     ).toMatch(/record columns is inconsistent/);
+  });
+
+  it('with a damaged search index serves its records and does not use the index: it is built from the texts', async () => {
+    const header = JSON.parse((await readFile(snapshotPath)).subarray(PREAMBLE_BYTES).toString('utf8').split('\u0000')[0]!) as {
+      sections: { name: string; offset: number }[];
+    };
+    const docs = header.sections.find((section) => section.name === 'docs')!.offset;
+    // The first posting pointing past the records: the index is read only when the search is first built.
+    const fromFile = openSnapshotFile(
+      await damaged('wild-index.snapshot', (bytes) => {
+        bytes.writeInt32LE(0x7fffffff, docs);
+        return bytes;
+      }),
+    );
+    const fromJson = createSnapshot(catalog);
+    expect(served(fromFile, 100)).toEqual(served(fromJson, 100));
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      await fromFile.search.prepare();
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([
+      expect.stringMatching(/wild-index\.snapshot: search index not used \(snapshot search index is inconsistent\)/),
+    ]);
+    const ids = (snapshot: Snapshot) =>
+      search(snapshot, 'linux kernel use after free', 20).hits.map((hit) => [hit.entry.record.id, hit.score]);
+    expect(ids(fromFile)).toEqual(ids(fromJson));
   });
 
   it('that is not a snapshot at all is read as a JSON catalog, and refused as one', async () => {

@@ -1,10 +1,22 @@
-// Reads a snapshot file (core/snapshot-format.ts): the columns and the search index into memory in a few
-// reads, the summaries and details from the file when a request needs one (core/text-file.ts). A snapshot
-// replaced by a reload (a new file renamed over the old one) keeps reading its own bytes.
+// Reads a snapshot file (core/snapshot-format.ts): the columns into memory in a few reads, the search index
+// when the search is first built (in steps between requests, after a server's first answers: it is most of
+// the bytes before the texts), the summaries and details from the file when a request needs one
+// (core/text-file.ts). A snapshot replaced by a reload (a new file renamed over the old one) keeps reading
+// its own bytes. Every part is checked before it is used: a damaged column refuses the file, a damaged
+// search index is not used (a warning says so) and the index is built from the texts instead.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { sumHashes } from '../../core/content-hash.js';
+import type { TextIndexData } from '../../core/search/text-index.js';
 import { assembleSnapshot, type Snapshot } from '../../core/snapshot.js';
-import { decodeHeader, decodeSnapshot, PREAMBLE_BYTES, SnapshotFormatError, type SnapshotHeader } from '../../core/snapshot-format.js';
+import {
+  decodeHeader,
+  decodeSnapshot,
+  decodeTextIndex,
+  indexRange,
+  PREAMBLE_BYTES,
+  SnapshotFormatError,
+  type SnapshotHeader,
+} from '../../core/snapshot-format.js';
 import { TextFile } from '../../core/text-file.js';
 import { CatalogError } from '../json/catalog-file.js';
 
@@ -44,8 +56,13 @@ export function openSnapshotFile(path: string): Snapshot {
     const header = decodeHeader(Buffer.concat([preamble, readExactly(fd, preamble.readUInt32LE(12), PREAMBLE_BYTES, path)]));
     const bodyOffset = header.sections[0]?.offset ?? header.text.offset;
     if (header.text.offset + header.text.length > size) throw new SnapshotFormatError('snapshot file is cut short');
-    const body = readExactly(fd, header.text.offset - bodyOffset, bodyOffset, path);
-    const content = decodeSnapshot(header, body, bodyOffset);
+    // The bytes before the search index and after it (the content hashes), not the index.
+    const index = indexRange(header);
+    const indexEnd = index.offset + index.length;
+    const content = decodeSnapshot(header, [
+      { bytes: readExactly(fd, index.offset - bodyOffset, bodyOffset, path), offset: bodyOffset },
+      { bytes: readExactly(fd, header.text.offset - indexEnd, indexEnd, path), offset: indexEnd },
+    ]);
     const texts = file.texts(header.text.offset, content.summaries, content.details);
     const snapshot = assembleSnapshot({
       version: header.version,
@@ -53,7 +70,7 @@ export function openSnapshotFile(path: string): Snapshot {
       table: content.table,
       texts,
       aliases: content.aliases,
-      textIndex: content.textIndex,
+      textIndex: () => indexSteps(file, path, header, index),
       removed: content.removed,
       sequence: header.store?.sequence,
       hashes: content.hashes && { column: content.hashes, sum: sumHashes(0n, content.hashes) },
@@ -68,6 +85,34 @@ export function openSnapshotFile(path: string): Snapshot {
       throw new CatalogError(path, [{ pointer: '/', id: undefined, problem: `not a readable snapshot: ${error.message}` }]);
     }
     throw error;
+  }
+}
+
+/** Bytes read at a time of the search index, with the event loop given back between reads. */
+const INDEX_READ_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The search index's sections, read and checked in steps; undefined when they cannot be used (a warning
+ * names the file and why), so that the index is built from the texts, which were checked at the open.
+ */
+function* indexSteps(
+  file: TextFile,
+  path: string,
+  header: SnapshotHeader,
+  range: ReturnType<typeof indexRange>,
+): Generator<void, TextIndexData | undefined, void> {
+  try {
+    const bytes = Buffer.allocUnsafeSlow(range.length);
+    for (let done = 0; done < range.length; yield) {
+      const read = readSync(file.fd, bytes, done, Math.min(INDEX_READ_BYTES, range.length - done), range.offset + done);
+      if (read === 0) throw new SnapshotFormatError('search index is cut short');
+      done += read;
+    }
+    return decodeTextIndex(header, { bytes, offset: range.offset });
+  } catch (error) {
+    if (!(error instanceof SnapshotFormatError || error instanceof SyntaxError)) throw error;
+    process.emitWarning(`${path}: search index not used (${error.message}); it is built from the texts instead`);
+    return undefined;
   }
 }
 

@@ -1,7 +1,8 @@
 // The ranked-search structures of one snapshot: the scored word index over project and summary, its
 // vocabulary for prefix and typo look-ups, and the project names with their other spellings. The
 // snapshot owns its index (see Snapshot.search), so a reload gets a fresh one and the old one is
-// collected with its snapshot. A snapshot file carries a built word index; otherwise it is built here.
+// collected with its snapshot. A snapshot file carries a built word index (read when first needed); otherwise,
+// or when it is damaged, it is built here.
 import type { RecordTable } from '../record-table.js';
 import type { TextStore } from '../text-store.js';
 import { buildProjectIndex, type ProjectIndex } from './project-index.js';
@@ -19,10 +20,10 @@ export function* searchIndexSteps(
   table: RecordTable,
   texts: TextStore,
   aliases: ReadonlyMap<string, readonly string[]>,
-  built: TextIndexData | undefined,
+  stored: (() => Generator<void, TextIndexData | undefined, void>) | undefined,
 ): Generator<void, SearchIndex, void> {
   const data =
-    built ??
+    (stored && (yield* stored())) ??
     (yield* textIndexSteps(table.size, (position) => ({
       project: table.projectNames[table.projectOf[position]!]!,
       summary: texts.summary(position) ?? '',
