@@ -212,14 +212,16 @@ export const LIST_FILTERS = {
     schema: PurlParameter,
     reads: 'affected',
     cursorGroup: 3,
-    stream: true,
+    // As for a version: a change is checked on the record table only, so a stream refuses it (400).
+    stream: false,
     brief: '`purl` (a package URL, `pkg:pypi/apache-airflow@2.7.0`)',
   }),
   cpe: filter({
     schema: CpeParameter,
     reads: 'affected',
     cursorGroup: 3,
-    stream: true,
+    // As for a version: a change is checked on the record table only, so a stream refuses it (400).
+    stream: false,
     brief: '`cpe` (a CPE 2.3 name)',
   }),
 } as const;

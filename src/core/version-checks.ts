@@ -78,6 +78,8 @@ function* versionCheckSteps(snapshot: Snapshot, request: VersionCheckRequest): G
         if (list === undefined) continue;
         if (list.length === VERSION_CHECK_MAX_IDS) {
           truncated = true;
+          // Nothing more can be added once every list asked for is full (the kernel's 6.1.5 is 5,000 records at 340,000).
+          if (affected.length === VERSION_CHECK_MAX_IDS && (!request.includeUnknown || unknown.length === VERSION_CHECK_MAX_IDS)) break;
           continue;
         }
         list.push(ids[position]!);

@@ -1,8 +1,8 @@
 // "openssl 3.0.7", "is log4j 2.14.1 vulnerable": a version in a question is checked against the projects
 // the question names, as the list's `project=…&version=…` checks it (version-subjects.ts), and only the
 // records saying that version is affected answer. Without a project to check it against, the version is
-// set aside and the reading says so. The records are checked once per question, in steps of a few hundred
-// checks between which other requests run (a kernel version at 340,000 records is some 20,000 checks).
+// set aside and the reading says so. The records are read as the list reads them (a project's by its
+// ranges, only those they leave checked one by one), in steps between which other requests run.
 import type { Snapshot } from '../snapshot.js';
 import { versionSubjects } from '../version-subjects.js';
 import { findNamedProjects } from './named-projects.js';
@@ -11,7 +11,7 @@ import { vendorFamilies } from './vendor-families.js';
 
 /** A vendor word names hundreds of projects; a version belongs to a product, so only a few are checked. */
 const MAX_VERSIONED_PROJECTS = 8;
-/** Record checks between two yields: a check reads a record's ranges, a few microseconds. */
+/** Records read between two yields: one the ranges found costs a lookup, one they leave a check of its entries. */
 const CHECKS_PER_STEP = 500;
 
 export interface AskedVersion {
@@ -38,7 +38,7 @@ export function* askedVersionSteps(
     for (const subject of versionSubjects(snapshot, { project, version })) {
       for (const position of subject.positions) {
         if (++checks % CHECKS_PER_STEP === 0) yield;
-        if (subject.check(position)?.status === 'affected') affected.add(position);
+        if (subject.askedStatus(position) === 'affected') affected.add(position);
       }
     }
   }

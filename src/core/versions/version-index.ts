@@ -307,6 +307,8 @@ export function* versionIndexSteps(source: VersionSource, keptWeight = KEPT_WEIG
   const packages = new PositionLists();
   const cpeNames = new PositionLists();
   const ranges = new RangeIndexBuilder();
+  // Each CPE name parsed once: the corpus repeats the sample's names (parsing them again was some 7% of the build, by a CPU profile).
+  const parsedCpes = new Map<string, CpeAttributes | undefined>();
   for (let position = 0; position < size; position++) {
     const json = details(position);
     const record = json === undefined ? undefined : recordVersions(JSON.parse(json) as RecordDetails);
@@ -316,7 +318,11 @@ export function* versionIndexSteps(source: VersionSource, keptWeight = KEPT_WEIG
       const key = productPackageKey(product);
       if (key !== undefined) packages.add(key, position);
       for (const text of product.cpes ?? []) {
-        const name = parseRecordCpe(text);
+        let name = parsedCpes.get(text);
+        if (name === undefined && !parsedCpes.has(text)) {
+          name = parseRecordCpe(text);
+          parsedCpes.set(text, name);
+        }
         if (name === undefined) continue;
         for (const key of [cpeKey(name[VENDOR]!, name[PRODUCT]!), cpeKey(name[VENDOR]!, ANY), cpeKey(ANY, name[PRODUCT]!)])
           cpeNames.add(key, position);

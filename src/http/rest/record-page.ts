@@ -18,12 +18,31 @@ export function pageBody(snapshot: Snapshot, plan: PagePlan): string {
   return head + records + tail;
 }
 
+/** Page tags kept per snapshot; past this many distinct URLs they are forgotten at once, as sealed cursors are (core/cursor.ts). */
+const PAGE_TAGS_KEPT = 10_000;
+
 /**
  * A page's strong ETag from what makes its bytes, not from the bytes: the snapshot (its version), the
  * code (the service version), the request's query (limit, filters, cursor: unknown parameters are
  * refused, so nothing else in the URL shapes the page) and `salt`, what else goes into the bytes (the
- * cursor secret, through a cursor it signs): a few dozen bytes hashed, whatever the page's size.
+ * cursor secret, through a cursor it signs): a few dozen bytes hashed, whatever the page's size. Kept per
+ * snapshot and URL, so a page asked for again costs a look-up: a hash object and its digest per request
+ * were about 12 thousand instructions of a list request (docs/PERFORMANCE.md, issue 29).
  */
-export function pageTag(snapshot: Snapshot, url: string, salt: string): string {
-  return entityTag(snapshot.version, SERVICE_VERSION, '\0', salt, '\0', url);
+export function pageTagger(salt: string): (snapshot: Snapshot, url: string) => string {
+  const kept = new WeakMap<Snapshot, Map<string, string>>();
+  return (snapshot, url) => {
+    let tags = kept.get(snapshot);
+    if (!tags) {
+      tags = new Map();
+      kept.set(snapshot, tags);
+    }
+    let tag = tags.get(url);
+    if (tag === undefined) {
+      tag = entityTag(snapshot.version, SERVICE_VERSION, '\0', salt, '\0', url);
+      if (tags.size >= PAGE_TAGS_KEPT) tags.clear();
+      tags.set(url, tag);
+    }
+    return tag;
+  };
 }

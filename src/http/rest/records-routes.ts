@@ -17,7 +17,7 @@ import { SERVICE_VERSION } from '../../version.js';
 import { namedEntityTag } from '../edge/caching.js';
 import type { SurfaceContext } from '../shared/context.js';
 import { operation, operationRoute } from '../shared/route-options.js';
-import { pageBody, pageTag } from './record-page.js';
+import { pageBody, pageTagger } from './record-page.js';
 import { storedRecord } from './stored-records.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -33,14 +33,14 @@ function recordAtPath(ctx: SurfaceContext, request: FastifyRequest): { snapshot:
 
 export function registerRecordRoutes(app: FastifyInstance, ctx: SurfaceContext): void {
   // Pages' bytes depend on the cursor secret through the cursors they carry; a cursor it signs names it.
-  const cursorSalt = ctx.cursors.encode('CVE-0000-0000', {});
+  const pageTag = pageTagger(ctx.cursors.encode('CVE-0000-0000', {}));
   app.route(
     operationRoute(operation(operations, 'listPublicCveRecords'), (request, reply) => {
       const snapshot = ctx.store.current;
       const query = request.query as ListQuery;
       const answer = () => {
         const plan = planPage(snapshot, query, ctx.cursors);
-        reply.header('etag', pageTag(snapshot, request.url, cursorSalt)).type(JSON_TYPE);
+        reply.header('etag', pageTag(snapshot, request.url)).type(JSON_TYPE);
         return pageBody(snapshot, plan);
       };
       return filtersReady(snapshot, query) ? answer() : prepareFilters(snapshot, query).then(answer);

@@ -259,6 +259,10 @@ describe('GET /api/v1/cve-records/changes/stream', () => {
       [`${PATH}?since=2025-02-30`, {}],
       [`${PATH}?project=`, {}],
       [`${PATH}?limit=5`, {}],
+      // Filters a change cannot be checked against on the record table: refused, never ignored.
+      [`${PATH}?version=3.0.7&project=OpenSSL`, {}],
+      [`${PATH}?purl=${encodeURIComponent('pkg:pypi/apache-airflow')}`, {}],
+      [`${PATH}?cpe=${encodeURIComponent('cpe:2.3:a:openssl:openssl:*:*:*:*:*:*:*:*')}`, {}],
     ];
     for (const [url, headers] of cases) {
       const response = await fetch(`${s.baseUrl}${url}`, { headers });
