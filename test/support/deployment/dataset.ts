@@ -1,5 +1,5 @@
 // The records the simulated upstream publishes, and every version of each that has existed: an answer is
-// right when it is one of them. Each record's project names its version (widget1003-r4 is the fifth
+// right when it is one of them. Each record's project names its version (widget1003-rev4 is the fifth
 // version of CVE-2026-1003), so a body from a version that never existed, or from another record, shows.
 import { writeBaseline, writeDelta } from '../upstream.js';
 
@@ -67,8 +67,12 @@ export class Dataset {
     return undefined;
   }
 
+  /**
+   * Not "-r4": a trailing version ("r4", "v4", "4.1") names the same product, so a sync keeps a record of a
+   * vendor's group in the project it was named (canonical-projects.ts), and every version would be widget1003-r0.
+   */
   projectOf(id: string, version: number): string {
-    return `widget${id.slice(9)}-r${version}`;
+    return `widget${id.slice(9)}-rev${version}`;
   }
 
   #dayText(): string {
@@ -82,6 +86,6 @@ export class Dataset {
 
 /** The version a project names for `id`, or undefined when it names none of its versions. */
 export function versionOf(id: string, project: unknown): number | undefined {
-  const match = typeof project === 'string' ? /^widget(\d+)-r(\d+)$/.exec(project) : null;
+  const match = typeof project === 'string' ? /^widget(\d+)-rev(\d+)$/.exec(project) : null;
   return match && match[1] === id.slice(9) ? Number(match[2]) : undefined;
 }

@@ -148,7 +148,7 @@ export class Deployment {
         if ((await status(`${replica.url}/api/v1/health`)) !== 200) return false;
         if (!newest) return true;
         const record = await json(`${replica.url}/api/v1/cve-records/${newest.sample.id}`);
-        const version = Number(/-r(\d+)$/.exec(String(record?.project))?.[1] ?? -1);
+        const version = Number(/-rev(\d+)$/.exec(String(record?.project))?.[1] ?? -1);
         return version >= newest.sample.version;
       }),
     );
