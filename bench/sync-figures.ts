@@ -45,14 +45,26 @@ export function writeDeltaZip(dir: string, hour: number, entries: { name: string
   return name;
 }
 
+/**
+ * Polls until `check` holds. A poll whose connection was reset counts as not yet (and is counted): at 340,000
+ * records a reset stopped the bench twice, a kept-alive connection closed by the server as it was reused.
+ */
 async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
   const started = performance.now();
-  while (!(await check())) {
+  const holds = () =>
+    check().catch((error: Error) => {
+      resets++;
+      console.error(`a poll failed (${error.message}: ${String((error.cause as Error | undefined)?.message)}); polling on`);
+      return false;
+    });
+  while (!(await holds())) {
     if (performance.now() - started > timeoutMs) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return performance.now() - started;
 }
+
+let resets = 0;
 
 /** The step's own time, as the sync logs it ("applied NAME in N ms"). */
 const stepMs = (stdout: string): number => Number(/ applied \S+ in (\d+) ms/.exec(stdout)?.[1] ?? Number.NaN);
@@ -85,7 +97,7 @@ export async function syncSection(seconds: number): Promise<void> {
   const server = await serveCatalog(store);
   const servedNew = (id: string) => async () => (await fetch(`${server.url}/api/v1/cve-records/${id}`)).status === 200;
   // Let the server settle (search index built, first answers given) before measuring its memory.
-  await fetch(`${server.url}/ask?query=linux`);
+  await until(async () => (await fetch(`${server.url}/ask?query=linux`)).status === 200, 120_000);
   const rssBefore = memoryMb(server.child.pid!, 'VmRSS');
 
   // The delta, synced and applied while autocannon keeps the server busy with get-one and list requests.
@@ -118,7 +130,7 @@ export async function syncSection(seconds: number): Promise<void> {
 
   // Memory across many deltas: one process following every second, each delta published once the last is served.
   const follower = await serveCatalog(store, ['--sync', upstream, '--sync-interval', '1']);
-  await fetch(`${follower.url}/ask?query=linux`);
+  await until(async () => (await fetch(`${follower.url}/ask?query=linux`)).status === 200, 120_000);
   const rssStart = memoryMb(follower.child.pid!, 'VmRSS');
   const deltas = Number(process.env.BENCH_SYNC_DELTAS ?? 100);
   for (let n = 0; n < deltas; n++) {
@@ -130,7 +142,7 @@ export async function syncSection(seconds: number): Promise<void> {
     const followerNew = async () => (await fetch(`${follower.url}/api/v1/cve-records/${newIdOf(records)}`)).status === 200;
     await until(followerNew, 60_000);
   }
-  await fetch(`${follower.url}/ask?query=linux`);
+  await until(async () => (await fetch(`${follower.url}/ask?query=linux`)).status === 200, 120_000);
   const rssEnd = memoryMb(follower.child.pid!, 'VmRSS');
   await follower.stop();
   // The checkpoint of the baseline, and every delta since applied after it.
@@ -197,4 +209,5 @@ export async function syncSection(seconds: number): Promise<void> {
       },
     ]),
   );
+  console.log(`\nPolls of the bench's own that failed on their connection (polled again): ${resets}.`);
 }
