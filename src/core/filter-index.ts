@@ -233,23 +233,13 @@ export const FILTER_READERS: { readonly [K in ListFilterName]: FilterReader<Filt
   published_since: {
     select: (index, date) => {
       const since = dayOf(date);
-      return {
-        accept: (position) => {
-          const day = index.table.published[position]!;
-          return day !== NO_DATE && day >= since;
-        },
-      };
+      return publishedOn(index, (day) => day >= since);
     },
   },
   published_before: {
     select: (index, date) => {
       const before = dayOf(date);
-      return {
-        accept: (position) => {
-          const day = index.table.published[position]!;
-          return day !== NO_DATE && day < before;
-        },
-      };
+      return publishedOn(index, (day) => day < before);
     },
   },
   version: {},
@@ -257,6 +247,16 @@ export const FILTER_READERS: { readonly [K in ListFilterName]: FilterReader<Filt
   purl: {},
   cpe: {},
 };
+
+/** Records published on a day `holds` of (a record without a publication date never is). */
+function publishedOn(index: FilterIndex, holds: (day: number) => boolean): Selection {
+  return {
+    accept: (position) => {
+      const day = index.table.published[position]!;
+      return day !== NO_DATE && holds(day);
+    },
+  };
+}
 
 function selectionOf<K extends ListFilterName>(index: FilterIndex, name: K, value: ListFilterValues[K]): Selection | undefined {
   const reader = FILTER_READERS[name] as FilterReader<FilterValue<K>>;
