@@ -107,7 +107,7 @@ describe('the request line', () => {
     ]);
   });
 
-  it('makes no logger per request: a request logs through the server\'s own, and the logger handed in keeps its children', async () => {
+  it("makes no logger per request: a request logs through the server's own, and the logger handed in keeps its children", async () => {
     const { stream, lines } = sink();
     const config = testConfig();
     const logger = pino({ level: 'info' }, stream);
