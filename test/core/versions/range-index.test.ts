@@ -121,7 +121,13 @@ function randomRecord(next: () => number): CheckedDetails {
 describe('the range index', () => {
   it('answers as the record-by-record check on random records, at every ranked version', () => {
     // Blocks of stretches as the index cuts them, and small ones, so that a group holds many (and one of a stretch each).
-    for (const [seed, block] of [[1, undefined], [2, 1], [3, 3], [4, 16], [5, 64]] as const) {
+    for (const [seed, block] of [
+      [1, undefined],
+      [2, 1],
+      [3, 3],
+      [4, 16],
+      [5, 64],
+    ] as const) {
       const next = random(seed);
       const records = Array.from({ length: 400 }, () => randomRecord(next));
       const builder = new RangeIndexBuilder();
