@@ -12,8 +12,10 @@ export class Derived<T> {
     this.#steps = steps;
   }
 
-  private steps(): Generator<void, T, void> {
-    return this.#steps!();
+  /** The value built in the steps of a caller's own walk; the first value built (here or by prepare) is kept. */
+  *steps(): Generator<void, T, void> {
+    if (this.#value !== undefined) return this.#value;
+    return this.#keep(yield* this.#steps!());
   }
 
   #keep(value: T): T {
