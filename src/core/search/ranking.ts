@@ -18,6 +18,7 @@
 // holding enough of them rather than every record holding one.
 import { STATUS_CODES } from '../record-table.js';
 import type { Snapshot } from '../snapshot.js';
+import { projectPositions, projectPostings } from './named-postings.js';
 import { describeNamedProjects, findNamedProjects, type NamedProjects, type NamingKind } from './named-projects.js';
 import { type Positions, union } from './position-lists.js';
 import type { QueryTerm } from './query-understanding.js';
@@ -141,7 +142,7 @@ export function rankByWords(
   // A project (or vendor) named by every known word: its records, all equal, newest first, published first.
   for (const match of named) {
     if (!known.every((t) => match.terms.includes(t))) continue;
-    const members = projectPositions(snapshot, match.projects);
+    const members = projectPositions(snapshot.filters, match.projects);
     const best = SCORE_BANDS.project[match.kind];
     let kept = 0;
     for (let i = 0; i < members.length && kept < limit; i++) {
@@ -177,19 +178,9 @@ function withNamings(snapshot: Snapshot, plan: TermPlan, named: readonly NamedPr
   const ceiling = termCeiling(plan) || UNINDEXED_NAMING_SCORE;
   const memberships = namings.map((match) => {
     const weight = NAMING_WEIGHT[match.kind];
-    return [[wordOption(constantPostings(projectPositions(snapshot, match.projects), weight.score * ceiling), weight.quality)]];
+    return [[wordOption(projectPostings(snapshot.filters, match.projects, weight.score * ceiling), weight.quality)]];
   });
   return [...plan, ...memberships];
-}
-
-/** Postings of records that all score the same. */
-function constantPostings(docs: Positions, score: number): Postings {
-  return {
-    docs,
-    scores: new Float32Array(docs.length).fill(score),
-    blockMax: new Float32Array(Math.ceil(docs.length / BLOCK)).fill(score),
-    maxScore: docs.length > 0 ? score : 0,
-  };
 }
 
 /**
@@ -638,11 +629,6 @@ function highest(values: Float32Array, count: number): number[] {
     best.splice(at, 0, i);
   }
   return best;
-}
-
-/** The records of the projects, ascending (listing order). */
-function projectPositions(snapshot: Snapshot, projects: readonly string[]): Positions {
-  return union(projects.map((project) => snapshot.filters.project(project)));
 }
 
 function describeWordMatch(word: string, match: WordMatch): string[] {

@@ -1,0 +1,86 @@
+// The records of the projects a question names (a vendor, a family, a project), as one list, and that list
+// scored as ranking reads it, kept per snapshot. A vendor names up to hundreds of projects ("cisco",
+// "oracle"), and uniting their record lists and filling a score list as long at every question that names
+// it was most of such a question's cost; the lists are the snapshot's, so they are made once and kept,
+// within a bound on the positions kept.
+import type { FilterIndex } from '../filter-index.js';
+import { type Positions, union } from './position-lists.js';
+import { BLOCK, type Postings } from './text-index.js';
+
+/** Scores a list is kept at: a named word's score depends only on the word, so a list sees few. */
+const KEPT_SCORES = 2;
+/**
+ * Entries kept per snapshot: each list counts its positions and room for KEPT_SCORES score lists as long
+ * (4 bytes each: 12 MB in all). Past it, the least recently used lists are made again when asked.
+ */
+const KEPT_ENTRIES = 3 << 20;
+
+interface NamedList {
+  readonly positions: Positions;
+  readonly scored: Map<number, Postings>;
+}
+
+interface Kept {
+  readonly lists: Map<string, NamedList>;
+  entries: number;
+}
+
+const keptBySnapshot = new WeakMap<FilterIndex, Kept>();
+
+/** The records of the projects, ascending (listing order). */
+export function projectPositions(filters: FilterIndex, projects: readonly string[]): Positions {
+  return namedList(filters, projects).positions;
+}
+
+/** The records of the projects, each scoring `score`. */
+export function projectPostings(filters: FilterIndex, projects: readonly string[], score: number): Postings {
+  const list = namedList(filters, projects);
+  let postings = list.scored.get(score);
+  if (!postings) {
+    postings = constantPostings(list.positions, score);
+    if (list.scored.size >= KEPT_SCORES) list.scored.delete(list.scored.keys().next().value!);
+    list.scored.set(score, postings);
+  }
+  return postings;
+}
+
+function namedList(filters: FilterIndex, projects: readonly string[]): NamedList {
+  let kept = keptBySnapshot.get(filters);
+  if (!kept) {
+    kept = { lists: new Map(), entries: 0 };
+    keptBySnapshot.set(filters, kept);
+  }
+  const key = projects.join('\n');
+  let list = kept.lists.get(key);
+  if (list) {
+    // Most recently used last, so the eviction below drops the least recently used.
+    kept.lists.delete(key);
+    kept.lists.set(key, list);
+    return list;
+  }
+  list = { positions: union(projects.map((project) => filters.project(project))), scored: new Map() };
+  const entries = entriesOf(list);
+  if (entries > KEPT_ENTRIES) return list;
+  while (kept.entries + entries > KEPT_ENTRIES) {
+    const [oldest, dropped] = kept.lists.entries().next().value!;
+    kept.lists.delete(oldest);
+    kept.entries -= entriesOf(dropped);
+  }
+  kept.lists.set(key, list);
+  kept.entries += entries;
+  return list;
+}
+
+function entriesOf(list: NamedList): number {
+  return list.positions.length * (1 + KEPT_SCORES);
+}
+
+/** Postings of records that all score the same. */
+function constantPostings(docs: Positions, score: number): Postings {
+  return {
+    docs,
+    scores: new Float32Array(docs.length).fill(score),
+    blockMax: new Float32Array(Math.ceil(docs.length / BLOCK)).fill(score),
+    maxScore: docs.length > 0 ? score : 0,
+  };
+}
