@@ -121,7 +121,9 @@ export function applyRows(
     hashes: { column: hashes, sum },
     aliases,
     removed,
-    search: () => layeredIndexSteps(previousSearch.get(), from, table, patchedTexts, aliases),
+    search: function* () {
+      return yield* layeredIndexSteps(yield* previousSearch.steps(), from, table, patchedTexts, aliases);
+    },
     ids: patchedIdIndex(previous.ids, ids, from),
     changes: previousOrder && ((inOrder) => patchedChangeOrder(previousOrder, to, table, [...brought.keys()], inOrder)),
   });
