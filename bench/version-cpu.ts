@@ -1,12 +1,14 @@
 // `node --expose-gc --import tsx bench/version-cpu.ts [SNAPSHOT]` (issue 27): load-independent figures of the version
-// queries on a snapshot file (the corpus's, imported once; the shipped data without one): the index build's CPU time and the heap it
-// holds after a collection, then CPU time and garbage collections per request of the list with
+// queries on a snapshot file (the corpus's, imported once; the shipped data without one): each part of the index's build (the
+// kernel's ranges, which the first list below builds; the package and CPE lists; every other project's ranges), its CPU time and
+// the heap and resident size it adds, then CPU time and garbage collections per request of the list with
 // `project=Linux&version=6.1.5` at page 1 and a deep page and of a batch of the judged pairs, in process
 // (app.inject, no client sharing the cores). Repeatable on a busy machine, unlike the served figures.
 import { readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { openSnapshotFile } from '../src/catalog/snapshot/snapshot-file.js';
 import { createSnapshot } from '../src/core/snapshot.js';
+import type { VersionParts } from '../src/core/versions/version-index.js';
 import { buildTestApp, loadDefaultCatalog } from '../test/support/app.js';
 import type { JudgedCase } from '../test/support/version-judged-set.js';
 
@@ -45,16 +47,21 @@ const snapshot = path === undefined ? createSnapshot(await loadDefaultCatalog())
 const app = await buildTestApp({ snapshot });
 const heapBefore = heapMb();
 const rssBefore = rssMb();
-console.log(`before the build (MB): ${usage()}`);
-let cpu = cpuMs();
-await snapshot.versions.prepare();
-const buildCpu = cpuMs() - cpu;
-const rssAfterBuild = rssMb();
-const heapAfter = heapMb();
-console.log(`after the build and a collection (MB): ${usage()}`);
-console.log(
-  `records ${snapshot.size}; index build CPU ${buildCpu.toFixed(0)} ms; heap added after gc ${(heapAfter - heapBefore).toFixed(1)} MB; RSS added ${(rssAfterBuild - rssBefore).toFixed(1)} MB (after gc ${(rssMb() - rssBefore).toFixed(1)})`,
-);
+console.log(`before the build (MB): ${usage()}; records ${snapshot.size}`);
+const index = await snapshot.versions.prepare();
+
+/** A part of the index built: its CPU time, and the heap and resident size the index holds then over the snapshot's. */
+async function built(name: string, parts: VersionParts): Promise<void> {
+  const cpu = cpuMs();
+  await index.prepare(parts);
+  const buildCpu = cpuMs() - cpu;
+  const rss = rssMb();
+  console.log(
+    `${name}: build CPU ${buildCpu.toFixed(0)} ms; in all, RSS added ${(rss - rssBefore).toFixed(1)} MB, heap added after gc ${(heapMb() - heapBefore).toFixed(1)} MB, RSS after gc ${(rssMb() - rssBefore).toFixed(1)} MB (${usage()})`,
+  );
+}
+
+await built('the kernel’s ranges', { projects: [snapshot.filters.projectCode('Linux')!], names: false });
 
 async function get(url: string): Promise<{ pagination: { nextCursor: string | null; total: number } }> {
   const response = await app.inject({ method: 'GET', url });
@@ -62,7 +69,7 @@ async function get(url: string): Promise<{ pagination: { nextCursor: string | nu
   return response.json();
 }
 
-cpu = cpuMs();
+let cpu = cpuMs();
 const first = await get(LIST);
 console.log(`first list (total counted): CPU ${(cpuMs() - cpu).toFixed(1)} ms, total ${first.pagination.total}`);
 let cursor = '';
@@ -112,5 +119,6 @@ cpu = cpuMs();
 await batch({ queries })();
 console.log(`first batch of the judged pairs: CPU ${(cpuMs() - cpu).toFixed(1)} ms`);
 await perCall('batch of 100 judged pairs', batch({ queries }));
-console.log(`heap after all, after gc: ${(heapMb() - heapBefore).toFixed(1)} MB over the snapshot's`);
+await built('and the package and CPE lists', { projects: [], names: true });
+await built('and every project’s ranges', { projects: snapshot.table.projectNames.map((_, code) => code), names: false });
 await app.close();

@@ -7,19 +7,32 @@ export class Derived<T> {
   #pending: Promise<T> | undefined;
   /** Dropped once the value is built: what the build read (a previous snapshot's index) is then free to go. */
   #steps: (() => Generator<void, T, void>) | undefined;
+  /**
+   * The one build under way, whoever drives it: a request that needs the value now finishes the steps a
+   * preparation between requests began, rather than starting a second build beside it.
+   */
+  #build: Generator<void, T, void> | undefined;
 
   constructor(steps: () => Generator<void, T, void>) {
     this.#steps = steps;
   }
 
-  private steps(): Generator<void, T, void> {
-    return this.#steps!();
-  }
-
-  #keep(value: T): T {
-    this.#value ??= value;
+  /** Runs one step of the build; true once the value is built. */
+  #step(): boolean {
+    if (this.#value !== undefined) return true;
+    this.#build ??= this.#steps!();
+    let step: IteratorResult<void, T>;
+    try {
+      step = this.#build.next();
+    } catch (error) {
+      this.#build = undefined; // a failed build is ended: the next caller starts it again and sees the failure
+      throw error;
+    }
+    if (!step.done) return false;
+    this.#value = step.value;
     this.#steps = undefined;
-    return this.#value;
+    this.#build = undefined;
+    return true;
   }
 
   /** Whether the value is built: a request reading it now pays nothing. */
@@ -27,17 +40,26 @@ export class Derived<T> {
     return this.#value !== undefined;
   }
 
-  /** The value, built here and now (in one go) if no one built it yet. */
+  /** The value, built here and now (the rest of the build in one go) if it is not built yet. */
   get(): T {
-    if (this.#value === undefined) this.#keep(settled(this.steps()));
+    while (!this.#step());
     return this.#value!;
   }
 
   /** The value once built in steps that give the event loop back between them; one build for all callers. */
   prepare(): Promise<T> {
     if (this.#value !== undefined) return Promise.resolve(this.#value);
-    this.#pending ??= inSteps(this.steps()).then((value) => this.#keep(value));
+    this.#pending ??= inSteps(this.steps());
     return this.#pending;
+  }
+
+  /**
+   * The build as steps of whoever needs the value for a build of its own (a changed snapshot's index needs
+   * its previous snapshot's): each step advances the one shared build, so it pauses where that one pauses.
+   */
+  *steps(): Generator<void, T, void> {
+    while (!this.#step()) yield;
+    return this.#value!;
   }
 }
 

@@ -5,7 +5,7 @@ import { inSteps } from './derived.js';
 import { type Candidates, FILTER_READERS } from './filter-index.js';
 import type { ListFilters, Snapshot } from './snapshot.js';
 import { recordsAt } from './snapshot.js';
-import { versionSubjects } from './version-subjects.js';
+import { prepareSubjects, subjectsReady, versionSubjects } from './version-subjects.js';
 
 export const PAGE_SCHEMA_VERSION = '1.0';
 
@@ -78,20 +78,20 @@ export function listRecords(snapshot: Snapshot, query: ListQuery, cursors: Curso
 }
 
 /**
- * Whether a version, purl or CPE filter can be answered at once. Such a filter reads the version index,
- * not built at load (it reads every record's details: a quarter of a second at the sample's 17,000
- * records), and checks each record of its subject to count the page's `total`: `prepareFilters` builds the
- * index and counts in steps between other requests, so that one query never stops the service, and the
+ * Whether a version, purl or CPE filter can be answered at once. Such a filter reads a part of the version
+ * index, not built at load (a project's ranges read its records' details, the package and CPE lists every
+ * record's: a quarter of a second at the sample's 17,000 records), and checks each record of its subject to
+ * count the page's `total`: `prepareFilters` builds the part and counts in steps between other requests, so that one query never stops the service, and the
  * page then finds its total counted.
  */
 export function filtersReady(snapshot: Snapshot, query: ListQuery): boolean {
   if (query.version === undefined && query.purl === undefined && query.cpe === undefined) return true;
-  return snapshot.versions.built && snapshot.filters.knownTotal(listFilters(query)) !== undefined;
+  return subjectsReady(snapshot, [query]) && snapshot.filters.knownTotal(listFilters(query)) !== undefined;
 }
 
 export async function prepareFilters(snapshot: Snapshot, query: ListQuery): Promise<void> {
   if (filtersReady(snapshot, query)) return;
-  await snapshot.versions.prepare();
+  await prepareSubjects(snapshot, [query]);
   const filters = listFilters(query);
   let candidates: Candidates;
   try {

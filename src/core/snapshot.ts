@@ -13,7 +13,7 @@ import { modifiedAt, publishedAt, type RecordTable, recordAt, recordTable, table
 import { type SearchIndex, searchIndexSteps } from './search/search-index.js';
 import type { TextIndexData } from './search/text-index.js';
 import { memoryTexts, type TextStore } from './text-store.js';
-import { snapshotVersionSource, type VersionIndex, versionIndexSteps } from './versions/version-index.js';
+import { snapshotVersionSource, VersionIndex } from './versions/version-index.js';
 
 export type { HashedFields } from './content-hash.js';
 export { ContentHash, contentVersion } from './content-hash.js';
@@ -153,6 +153,7 @@ export function assembleSnapshot(parts: SnapshotParts): Snapshot {
   });
   const { aliases } = parts;
   const hashes = parts.hashes;
+  const filters = parts.filters ?? new FilterIndex(table);
   return Object.freeze({
     version: parts.version,
     lastVerified: parts.lastVerified,
@@ -163,7 +164,7 @@ export function assembleSnapshot(parts: SnapshotParts): Snapshot {
     texts,
     aliases,
     hashes: derived(() => hashes ?? hashesOf(table, texts)),
-    filters: parts.filters ?? new FilterIndex(table),
+    filters,
     ids,
     positionOf: (id: string) => positionIn(ids, id),
     entryAt,
@@ -177,7 +178,17 @@ export function assembleSnapshot(parts: SnapshotParts): Snapshot {
     removed,
     changes: derived(() => parts.changes?.(removed) ?? changeOrder(table, removed)),
     export: new Derived(() => exportSteps(table)),
-    versions: new Derived(() => versionIndexSteps(snapshotVersionSource(table, (position) => texts.details(position), aliases))),
+    versions: derived(
+      () =>
+        new VersionIndex(
+          snapshotVersionSource(
+            table,
+            (position) => texts.details(position),
+            aliases,
+            (name) => filters.project(name),
+          ),
+        ),
+    ),
   });
 }
 
@@ -185,14 +196,22 @@ export function assembleSnapshot(parts: SnapshotParts): Snapshot {
  * Builds before a snapshot is served what its first requests would otherwise build: the search index (in
  * steps), the project table (the web page and the projects operation) and the change feed's order (0.1 to
  * 0.3 s at 340,000 records, once paid by whoever asked first after a reload).
+ *
+ * A change to a `served` snapshot whose own index is not built yet (a change in the first seconds after a
+ * start, while the start's index is read or built) does not wait for the index: the change is served at once
+ * and its index follows in steps, which `/ask` waits for. Otherwise the change's index costs only its own
+ * records (search-layers.ts) and is built first.
  */
-export async function prepareSnapshot(snapshot: Snapshot): Promise<void> {
-  await snapshot.search.prepare();
+export async function prepareSnapshot(snapshot: Snapshot, served?: Snapshot): Promise<void> {
+  const search = snapshot.search.prepare();
+  if (served === undefined || served.search.built) await search;
+  // A failed build is reported by the requests that wait for it, not here.
+  else search.catch(() => {});
   await snapshot.projects.prepare();
   await snapshot.changes.prepare();
-  // Not the version index: it reads every record's details (a quarter of a second at the sample's 17,000 records),
-  // which a service nobody asks for versions should not pay at each load; the first version filter builds it
-  // (prepareFilters in list.ts).
+  // Not the version index's parts: each reads records' details (all of them for the package and CPE lists, a
+  // quarter of a second at the sample's 17,000 records), which a service nobody asks for versions should not
+  // pay at each load; the first query reading a part builds it (prepareSubjects in version-subjects.ts).
 }
 
 /** Removals by time, then in listing order: the order the change feed reads them in. */

@@ -13,7 +13,7 @@ import {
 } from '../contract/index.js';
 import { inSteps } from './derived.js';
 import type { Snapshot } from './snapshot.js';
-import { type VersionSubject, versionSubjects } from './version-subjects.js';
+import { prepareSubjects, type VersionSubject, versionSubjects } from './version-subjects.js';
 import { describeVerdict } from './versions/record-check.js';
 
 /**
@@ -94,7 +94,7 @@ function* versionCheckSteps(snapshot: Snapshot, request: VersionCheckRequest): G
 
 /** The answers to a batch, once the version index is built, in steps between other requests. */
 export async function checkVersions(snapshot: Snapshot, request: VersionCheckRequest): Promise<VersionCheckResponse> {
-  await snapshot.versions.prepare();
+  await prepareSubjects(snapshot, request.queries);
   return inSteps(versionCheckSteps(snapshot, request));
 }
 
@@ -115,7 +115,7 @@ export async function affectedWithReasons(
   query: VersionCheckQuery,
   limit: number,
 ): Promise<{ reasons: VersionReason[]; total: number }> {
-  await snapshot.versions.prepare();
+  await prepareSubjects(snapshot, [query]);
   const subject = subjectOf(snapshot, query, false);
   const index = snapshot.versions.get();
   const reasons: VersionReason[] = [];

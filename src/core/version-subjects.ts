@@ -10,7 +10,7 @@ import { PurlError, purlPackage } from './versions/package-key.js';
 import { projectNameKeys } from './versions/product-names.js';
 import type { RangeAnswer } from './versions/range-index.js';
 import type { RecordVerdict } from './versions/record-check.js';
-import type { VersionIndex } from './versions/version-index.js';
+import type { VersionIndex, VersionParts } from './versions/version-index.js';
 
 export interface VersionSubject {
   /** The records that may name the subject, in listing order. */
@@ -58,6 +58,32 @@ export function versionSubjects(snapshot: Snapshot, query: SubjectQuery): Versio
     if (project !== undefined) subjects.push(projectSubject(snapshot, project, version, asked));
   }
   return subjects;
+}
+
+/**
+ * What queries' subjects read of the version index beside the records: the ranges of a project asked at a
+ * version, the package and CPE lists for a purl or CPE.
+ */
+function partsOf(snapshot: Snapshot, queries: readonly SubjectQuery[]): VersionParts {
+  const projects = new Set<number>();
+  let names = false;
+  for (const { project, purl, cpe, version } of queries) {
+    if (purl !== undefined || cpe !== undefined) names = true;
+    const code = project === undefined || version === undefined ? undefined : snapshot.filters.projectCode(project);
+    if (code !== undefined) projects.add(code);
+  }
+  return { projects: [...projects], names };
+}
+
+/** Whether the version index holds what the queries read, so that answering them builds nothing. */
+export function subjectsReady(snapshot: Snapshot, queries: readonly SubjectQuery[]): boolean {
+  return snapshot.versions.built && snapshot.versions.get().ready(partsOf(snapshot, queries));
+}
+
+/** What the queries read of the version index, built in steps between other requests. */
+export async function prepareSubjects(snapshot: Snapshot, queries: readonly SubjectQuery[]): Promise<void> {
+  const index = await snapshot.versions.prepare();
+  await index.prepare(partsOf(snapshot, queries));
 }
 
 type CheckedSubject = Omit<VersionSubject, 'askedStatus'>;

@@ -47,13 +47,13 @@ export function loadSnapshot(source: CatalogSource): Promise<Snapshot> {
 /**
  * Keeps `store` on the source's latest valid catalog. Reloads never overlap; changes during one queue one
  * more. `prepare` runs on a new snapshot before it is served (building its search index), so the first
- * requests after a reload do not pay for it.
+ * requests after a reload do not pay for it; it is given the snapshot served until then.
  */
 export function keepCurrent(
   source: CatalogSource,
   store: SnapshotStore,
   log: ReloadLogger,
-  prepare: (snapshot: Snapshot) => Promise<unknown> = async () => {},
+  prepare: (snapshot: Snapshot, served: Snapshot) => Promise<unknown> = async () => {},
 ): { reload(reason: string): Promise<void> } {
   let running: Promise<void> | undefined;
   let again: string | undefined;
@@ -67,7 +67,7 @@ export function keepCurrent(
         if (reason === 'SIGHUP') log.info({ source: source.name, datasetVersion: next.version }, 'catalog unchanged');
         return;
       }
-      await prepare(next);
+      await prepare(next, previous);
       store.replace(next);
       log.info(
         {

@@ -61,7 +61,10 @@ export class ZipWriter {
       at = shared.offset;
     } else {
       const raw = Buffer.from(entry.data);
-      const body = entry.store ? raw : deflateRawSync(raw);
+      // An output buffer the entry's size, not zlib's 16 KB default: each call's buffer is garbage at once, but
+      // 16 KB of it per entry outran the collector (7.3 GB of RSS writing the deployment bench's 340,000-record
+      // baseline; 599 -> 257 MB peak at 20,000 records). Output past it only takes a second buffer.
+      const body = entry.store ? raw : deflateRawSync(raw, { chunkSize: Math.max(64, raw.length + 64) });
       fields = {
         method: entry.store ? 0 : 8,
         crc: entry.crc ?? crc32(raw),

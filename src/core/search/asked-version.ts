@@ -35,6 +35,9 @@ export function* askedVersionSteps(
   const affected = new Set<number>();
   let checks = 0;
   for (const project of projects) {
+    // The project's ranges, built here in steps when no version of it was asked before.
+    const code = snapshot.filters.projectCode(project);
+    if (code !== undefined) yield* snapshot.versions.get().projectSteps(code);
     for (const subject of versionSubjects(snapshot, { project, version })) {
       for (const position of subject.positions) {
         if (++checks % CHECKS_PER_STEP === 0) yield;

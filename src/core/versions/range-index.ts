@@ -5,9 +5,10 @@
 // the record's own bounds, in the order of its versionType. So each record is evaluated once, at the build,
 // in every gap and at every bound of its own (range-eval.ts mirrors version-check.ts and record-check.ts
 // there), and its stretches where the answer is `affected` or `unknown` are kept as [start, end] pairs of
-// ranks among the bounds of its ordering, in flat typed columns grouped by project and ordering and sorted
-// by start: a query ranks the version by bisection and reads its project's stretches starting at or below
-// it. What the ranks cannot tell (another way of writing versions, a record whose products mix orderings,
+// ranks among the bounds of its ordering, in flat typed columns grouped by project and ordering, each group
+// cut by start into blocks of BLOCK stretches and each block ordered by end, highest first: a query ranks the
+// version by bisection and reads, in each block starting at or below it, only the stretches ending at or
+// above it (a block wholly below it read to its first stretch ending below). What the ranks cannot tell (another way of writing versions, a record whose products mix orderings,
 // text that may equal a version, `changes`) stays with the record-by-record check (its positions are kept
 // as `checked`), and so does every other version asked about.
 import type { VersionStatus } from '../../contract/index.js';
@@ -29,6 +30,12 @@ const STATUSES: readonly VersionStatus[] = ['affected', 'unaffected', 'unknown']
 const LINES = LINE_ORDERS.length;
 /** Stretches placed between two yields of the build (a sort of a quarter as many): a few milliseconds. */
 const STRETCHES_PER_STEP = 100_000;
+/**
+ * Stretches in a block of a group: a query reads a block's bounds, then its stretches containing the version
+ * and one more, and every stretch of the one block it falls in. The kernel's 66,000 stretches at 340,000
+ * records (a 6.x version starts after nearly all of them, and nearly all of them scanned) make some 260 blocks.
+ */
+const BLOCK = 256;
 
 /** Growable column of 32-bit integers: the build appends, done() keeps what was filled. */
 class IntColumn {
@@ -153,8 +160,11 @@ export class RangeIndexBuilder {
     return id;
   }
 
-  /** The index: each line's bounds sorted, then the stretches grouped by project and line and sorted by start, in steps. */
-  *done(): Generator<void, RangeIndex, void> {
+  /**
+   * The index: each line's bounds sorted, then the stretches grouped by project and line, cut by start into
+   * blocks of `block` (a test makes them small) and each block sorted by end, in steps.
+   */
+  *done(block = BLOCK): Generator<void, RangeIndex, void> {
     const keys: unknown[][] = [];
     const ranks: Int32Array[] = [];
     for (const [line, order] of LINE_ORDERS.entries()) {
@@ -197,13 +207,23 @@ export class RangeIndexBuilder {
       if (i % STRETCHES_PER_STEP === STRETCHES_PER_STEP - 1) yield;
     }
     yield;
-    // Within a group, by start: a query reads the stretches starting at or below its rank.
+    // Within a group, by start, cut into blocks, each block by end from the highest, with its lowest and highest start.
+    const blockOffsets = new Int32Array(groups + 1);
+    for (let g = 0; g < groups; g++) blockOffsets[g + 1] = blockOffsets[g]! + Math.ceil((offsets[g + 1]! - offsets[g]!) / block);
+    const lowest = new Int32Array(blockOffsets[groups]!);
+    const highest = new Int32Array(blockOffsets[groups]!);
     let sorted = 0;
     for (let g = 0; g < groups; g++) {
       const from = offsets[g]!;
       const to = offsets[g + 1]!;
-      if (to - from < 2) continue;
+      if (to === from) continue;
       const order = Int32Array.from({ length: to - from }, (_, i) => from + i).sort((a, b) => starts[a]! - starts[b]!);
+      for (let first = 0, b = blockOffsets[g]!; first < order.length; first += block, b++) {
+        const cut = order.subarray(first, Math.min(first + block, order.length));
+        lowest[b] = starts[cut[0]!]!;
+        highest[b] = starts[cut.at(-1)!]!;
+        cut.sort((x, y) => ends[y]! - ends[x]!);
+      }
       const copy = (column: Int32Array | Uint8Array) => {
         const sorted = Array.from(order, (i) => column[i]!);
         column.set(sorted, from);
@@ -229,7 +249,7 @@ export class RangeIndexBuilder {
     };
     return new RangeIndex(
       keys,
-      { offsets, starts, ends, positions, statuses },
+      { offsets, starts, ends, positions, statuses, block, blocks: { offsets: blockOffsets, lowest, highest } },
       byProject(this.#constant, this.#projects),
       byProject(this.#checked, this.#projects),
       { answers: byProject(this.#atCommits, this.#projects), checked: byProject(this.#checkedAtCommits, this.#projects), commits },
@@ -294,9 +314,15 @@ function* sortInSteps(ids: Int32Array, compare: (a: number, b: number) => number
   return source;
 }
 
-/** Stretches grouped by project and line (group p * LINES + line holds [offsets[g], offsets[g + 1])), each group by start. */
+/**
+ * Stretches grouped by project and line (group p * LINES + line holds [offsets[g], offsets[g + 1])), each group
+ * cut by start into blocks of `block` (the last one shorter), each block by end from the highest.
+ */
 interface Stretches {
   readonly offsets: Int32Array;
+  readonly block: number;
+  /** Group g's blocks are [offsets[g], offsets[g + 1]) here, each with the lowest and highest start of its stretches. */
+  readonly blocks: { readonly offsets: Int32Array; readonly lowest: Int32Array; readonly highest: Int32Array };
   /** Doubled ranks among the line's bounds: 2i + 1 is bound i, 2i the gap below it. */
   readonly starts: Int32Array;
   readonly ends: Int32Array;
@@ -340,7 +366,7 @@ export class RangeIndex {
   find(project: number, version: string, asked: ReadonlySet<VersionStatus>): RangeAnswer | undefined {
     if (isCommitVersion(version)) return this.#atCommit(project, version, asked);
     if (!isRankableVersion(version)) return undefined;
-    const { offsets, starts, ends, positions, statuses } = this.stretches;
+    const { offsets, starts, ends, positions, statuses, block, blocks } = this.stretches;
     // Each hit as position * 4 + status code, so one numeric sort puts them in listing order.
     const hits: number[] = [];
     const wanted = STATUSES.map((status) => asked.has(status));
@@ -351,8 +377,17 @@ export class RangeIndex {
       const key = order.parse(version);
       if (key === undefined) return undefined;
       const at = rankOf(this.keys[line]!, key, order.compare);
-      for (let i = offsets[g]!; i < offsets[g + 1]! && starts[i]! <= at; i++) {
-        if (ends[i]! >= at && wanted[statuses[i]!]) hits.push(positions[i]! * 4 + statuses[i]!);
+      const to = offsets[g + 1]!;
+      for (let b = blocks.offsets[g]!, first = offsets[g]!; first < to && blocks.lowest[b]! <= at; b++, first += block) {
+        const last = Math.min(first + block, to);
+        if (blocks.highest[b]! <= at) {
+          // Every stretch of the block starts at or below the version: those ending at or above it come first.
+          for (let i = first; i < last && ends[i]! >= at; i++) if (wanted[statuses[i]!]) hits.push(positions[i]! * 4 + statuses[i]!);
+        } else {
+          for (let i = first; i < last; i++) {
+            if (starts[i]! <= at && ends[i]! >= at && wanted[statuses[i]!]) hits.push(positions[i]! * 4 + statuses[i]!);
+          }
+        }
       }
     }
     const constant = this.constant;

@@ -2,8 +2,11 @@
 // from the record's stored details by one function (recordVersions) when a check reads them, the most
 // recently read kept within a bound; which records name each package and CPE; and each project's ranges
 // ordered by version (range-index.ts), which find the records a version of the project affects without
-// checking the others. Built once per snapshot, in steps, on first use.
+// checking the others. Each part is built on first use, in steps: a project's ranges from its own records
+// when a version of it is first asked (the kernel's 19,000 records at 340,000, not all of them), the
+// package and CPE lists from every record when a purl or CPE is first asked.
 import type { AffectedProduct, RecordDetails, VersionStatus } from '../../contract/index.js';
+import { Derived } from '../derived.js';
 import { ANY, type CpeAttributes, isSpecific, matchesProduct, overlaps, PRODUCT, parseRecordCpe, VENDOR, VERSION } from './cpe-name.js';
 import { productPackageKey } from './package-key.js';
 import { namedIn, projectNameKeys } from './product-names.js';
@@ -66,7 +69,7 @@ export interface CpeQuery {
  * parsed again at each check.
  */
 const KEPT_WEIGHT = 60_000;
-/** Records read between two yields of the build: parsing their details and placing their ranges, some 15 ms (the kernel's, 30). */
+/** Records read between two yields of a build: parsing their details and placing their ranges, some 15 ms (the kernel's, 30). */
 const RECORDS_PER_STEP = 250;
 /**
  * Answers of the ranges kept, the least recently read going first: at most this many positions in all
@@ -113,24 +116,55 @@ class ParsedRecords {
   }
 }
 
+/** What a query reads of the index beside the records: the ranges of some projects (by code), the package and CPE lists. */
+export interface VersionParts {
+  readonly projects: readonly number[];
+  readonly names: boolean;
+}
+
 export class VersionIndex {
   /** Parsed CPE names by their text: records repeat a few thousand names (the kernel's, Windows') many times. */
   readonly #cpes = new Map<string, CpeAttributes | null>();
   readonly #records: ParsedRecords;
+  /** Each project's ranges, by its code, built when a version of it is first asked. */
+  readonly #ranges = new Map<number, Derived<RangeIndex>>();
+  /** Which records name each package and CPE, built when a purl or CPE is first asked. */
+  readonly #names: Derived<NameLists>;
   /** The last answers of the ranges: each page of a list asks again (the kernel's 6.1.5 is 5,000 records at 340,000). */
   readonly #answers = new Map<string, RangeAnswer | undefined>();
   #answerPositions = 0;
 
   constructor(
-    details: (position: number) => string | undefined,
-    /** Positions (in listing order) of the records naming a package, by package key (package-key.ts). */
-    private readonly packages: ReadonlyMap<string, Int32Array>,
-    /** Positions of the records naming a CPE, by `vendor:product`, `vendor:` and `:product`. */
-    private readonly cpeNames: ReadonlyMap<string, Int32Array>,
-    private readonly ranges: RangeIndex,
-    keptWeight: number,
+    private readonly source: VersionSource,
+    keptWeight = KEPT_WEIGHT,
   ) {
-    this.#records = new ParsedRecords(details, keptWeight);
+    this.#records = new ParsedRecords(source.details, keptWeight);
+    this.#names = new Derived(() => nameListSteps(source));
+  }
+
+  /** Whether the parts are built: a query reading only them pays no build. */
+  ready({ projects, names }: VersionParts): boolean {
+    return (!names || this.#names.built) && projects.every((project) => this.#rangesOf(project).built);
+  }
+
+  /** The parts built in steps between other requests (each built once for all who ask). */
+  async prepare({ projects, names }: VersionParts): Promise<void> {
+    if (names) await this.#names.prepare();
+    for (const project of projects) await this.#rangesOf(project).prepare();
+  }
+
+  /** A project's ranges built in the steps of a caller's own walk (the /ask question's). */
+  *projectSteps(project: number): Generator<void, void, void> {
+    yield* this.#rangesOf(project).steps();
+  }
+
+  #rangesOf(project: number): Derived<RangeIndex> {
+    let ranges = this.#ranges.get(project);
+    if (ranges === undefined) {
+      ranges = new Derived(() => projectRangeSteps(this.source, project));
+      this.#ranges.set(project, ranges);
+    }
+    return ranges;
   }
 
   /** The record's status for a version of a project (its canonical name and other spellings, as name keys). */
@@ -156,7 +190,7 @@ export class VersionIndex {
       answers.set(key, kept);
       return kept;
     }
-    const answer = this.ranges.find(project, version, asked);
+    const answer = this.#rangesOf(project).get().find(0, version, asked);
     answers.set(key, answer);
     this.#answerPositions += weightOf(answer);
     for (const [oldest, kept] of answers) {
@@ -169,7 +203,7 @@ export class VersionIndex {
 
   /** The records naming a package, in listing order. */
   packagePositions(key: string): Int32Array {
-    return this.packages.get(key) ?? EMPTY;
+    return this.#names.get().packages.get(key) ?? EMPTY;
   }
 
   /** Whether one of the record's products is the package. */
@@ -187,7 +221,7 @@ export class VersionIndex {
 
   /** The records that may name a CPE: those naming its vendor and product (or the one given), in listing order. */
   cpePositions(query: CpeAttributes): Int32Array {
-    return this.cpeNames.get(cpeKey(query[VENDOR]!, query[PRODUCT]!)) ?? EMPTY;
+    return this.#names.get().cpeNames.get(cpeKey(query[VENDOR]!, query[PRODUCT]!)) ?? EMPTY;
   }
 
   /**
@@ -264,27 +298,29 @@ class PositionLists {
   }
 }
 
-/** What the index is built from: each record's stored details and its project. */
+/** What the index is built from: each record's stored details and each project's records. */
 export interface VersionSource {
   readonly size: number;
   details(position: number): string | undefined;
-  /** The record's project, as its code in the table. */
-  projectOf(position: number): number;
+  /** A project's records (by its code in the table), in listing order. */
+  positionsOf(project: number): Int32Array;
   /** A project's name keys (its canonical name and other spellings), by its code. */
   projectNames(project: number): ReadonlySet<string>;
 }
 
 /** A source read from a snapshot's table, texts and project spellings. */
 export function snapshotVersionSource(
-  table: { readonly size: number; readonly projectOf: ArrayLike<number>; readonly projectNames: readonly string[] },
+  table: { readonly size: number; readonly projectNames: readonly string[] },
   details: (position: number) => string | undefined,
   aliases: ReadonlyMap<string, readonly string[]>,
+  /** A project's records, by its name. */
+  positions: (name: string) => Int32Array,
 ): VersionSource {
   const names = new Map<number, ReadonlySet<string>>();
   return {
     size: table.size,
     details,
-    projectOf: (position) => table.projectOf[position]!,
+    positionsOf: (project) => positions(table.projectNames[project]!),
     projectNames(project) {
       let keys = names.get(project);
       if (keys === undefined) {
@@ -297,23 +333,23 @@ export function snapshotVersionSource(
   };
 }
 
-/**
- * The index of a snapshot's records: which records name each package and CPE, and each project's ranges,
- * read from their details 250 at a time (a step each), then each project's ranges sorted (a step
- * each). The products themselves are parsed again when a check reads them.
- */
-export function* versionIndexSteps(source: VersionSource, keptWeight = KEPT_WEIGHT): Generator<void, VersionIndex, void> {
-  const { size, details } = source;
+/** Which records name each package and CPE. */
+interface NameLists {
+  /** Positions (in listing order) of the records naming a package, by package key (package-key.ts). */
+  readonly packages: ReadonlyMap<string, Int32Array>;
+  /** Positions of the records naming a CPE, by `vendor:product`, `vendor:` and `:product`. */
+  readonly cpeNames: ReadonlyMap<string, Int32Array>;
+}
+
+/** The package and CPE lists, from every record's details, RECORDS_PER_STEP records a step. */
+function* nameListSteps(source: VersionSource): Generator<void, NameLists, void> {
   const packages = new PositionLists();
   const cpeNames = new PositionLists();
-  const ranges = new RangeIndexBuilder();
   // Each CPE name parsed once: the corpus repeats the sample's names (parsing them again was some 7% of the build, by a CPU profile).
   const parsedCpes = new Map<string, CpeAttributes | undefined>();
-  for (let position = 0; position < size; position++) {
-    const json = details(position);
+  for (let position = 0; position < source.size; position++) {
+    const json = source.details(position);
     const record = json === undefined ? undefined : recordVersions(JSON.parse(json) as RecordDetails);
-    const project = source.projectOf(position);
-    ranges.add(position, project, record, source.projectNames(project));
     for (const product of record === undefined ? [] : productsOf(record)) {
       const key = productPackageKey(product);
       if (key !== undefined) packages.add(key, position);
@@ -330,5 +366,18 @@ export function* versionIndexSteps(source: VersionSource, keptWeight = KEPT_WEIG
     }
     if (position % RECORDS_PER_STEP === RECORDS_PER_STEP - 1) yield;
   }
-  return new VersionIndex(details, packages.done(), cpeNames.done(), yield* ranges.done(), keptWeight);
+  return { packages: packages.done(), cpeNames: cpeNames.done() };
+}
+
+/** A project's ranges, from its own records' details, RECORDS_PER_STEP records a step (the project is 0 in them). */
+function* projectRangeSteps(source: VersionSource, project: number): Generator<void, RangeIndex, void> {
+  const ranges = new RangeIndexBuilder();
+  const names = source.projectNames(project);
+  const positions = source.positionsOf(project);
+  for (let i = 0; i < positions.length; i++) {
+    const json = source.details(positions[i]!);
+    ranges.add(positions[i]!, 0, json === undefined ? undefined : recordVersions(JSON.parse(json) as RecordDetails), names);
+    if (i % RECORDS_PER_STEP === RECORDS_PER_STEP - 1) yield;
+  }
+  return yield* ranges.done();
 }

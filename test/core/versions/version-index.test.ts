@@ -3,21 +3,20 @@
 import { describe, expect, it } from 'vitest';
 import { createSnapshot } from '../../../src/core/snapshot.js';
 import { projectNameKeys } from '../../../src/core/versions/product-names.js';
-import { snapshotVersionSource, type VersionIndex, versionIndexSteps } from '../../../src/core/versions/version-index.js';
+import { snapshotVersionSource, VersionIndex } from '../../../src/core/versions/version-index.js';
 import { loadDefaultCatalog } from '../../support/app.js';
-
-function build(steps: Generator<void, VersionIndex, void>): VersionIndex {
-  let step = steps.next();
-  while (!step.done) step = steps.next();
-  return step.value;
-}
 
 describe('the version index', () => {
   it('answers the same checks whether it keeps every parsed record or evicts all but a few', async () => {
     const snapshot = createSnapshot(await loadDefaultCatalog());
-    const source = snapshotVersionSource(snapshot.table, (position) => snapshot.texts.details(position), snapshot.aliases);
-    const whole = build(versionIndexSteps(source));
-    const tiny = build(versionIndexSteps(source, 50));
+    const source = snapshotVersionSource(
+      snapshot.table,
+      (position) => snapshot.texts.details(position),
+      snapshot.aliases,
+      (name) => snapshot.filters.project(name),
+    );
+    const whole = new VersionIndex(source);
+    const tiny = new VersionIndex(source, 50);
     const names = projectNameKeys('Linux', snapshot.aliases.get('Linux') ?? []);
     const positions = [...snapshot.filters.project('Linux')];
     let affected = 0;
