@@ -102,7 +102,9 @@ export function applyRows(
   const upsertedIds = new Set(upserted.map((row) => row.record.id));
   const removed = [...previous.removed.filter((removal) => !leaving.has(removal.id) && !upsertedIds.has(removal.id)), ...change.removed];
 
-  const table = patchTable(previous.table, ids, from, brought);
+  const to = new Int32Array(previous.size).fill(-1);
+  for (let position = 0; position < from.length; position++) if (from[position]! >= 0) to[from[position]!] = position;
+  const table = patchTable(previous.table, ids, from, to, brought);
   const patchedTexts =
     textsOf === undefined ? PatchedTexts.patch(previous.texts, from, texts) : textsOf(ids, (position) => hashes[position]!);
   const aliases = patchedAliases(previous.aliases, change.projects ?? []);
@@ -110,8 +112,6 @@ export function applyRows(
   // which a start from a checkpoint does after its first answers), never the previous snapshot.
   const previousSearch = previous.search;
   const previousOrder = previous.changes.built ? previous.changes.get() : undefined;
-  const to = new Int32Array(previous.size).fill(-1);
-  for (let position = 0; position < from.length; position++) if (from[position]! >= 0) to[from[position]!] = position;
   return assembleSnapshot({
     version: versionOf(change.lastVerified, ids.length, sum, removed),
     lastVerified: change.lastVerified,

@@ -6,12 +6,14 @@ import { NO_DATE, type RecordTable, STATUS_CODES, type TableRecord } from './rec
 
 /**
  * The table of a snapshot after a change: `from[position]` is the record's position in `previous`, or -1
- * for a record the change brought, which is in `brought` by its new position. Ids are the new listing order.
+ * for a record the change brought, which is in `brought` by its new position; `to` is the converse (where
+ * each previous position went, -1 when the record left or changed). Ids are the new listing order.
  */
 export function patchTable(
   previous: RecordTable,
   ids: readonly string[],
   from: Int32Array,
+  to: Int32Array,
   brought: ReadonlyMap<number, TableRecord>,
 ): RecordTable {
   const size = from.length;
@@ -41,13 +43,10 @@ export function patchTable(
   let cweOf = new Uint32Array(previous.cweOf.length + cweCount);
   const otherUrls = new Map<number, string | null>();
   const changed = new Map<number, number>();
-  // Where each previous position went, for the sparse columns (maps by position).
-  const to = new Int32Array(previous.size).fill(-1);
   let cweAt = 0;
   for (let position = 0; position < size; position++) {
     const before = from[position]!;
     if (before >= 0) {
-      to[before] = position;
       projectOf[position] = projects.index[previous.projectOf[before]!]!;
       status[position] = previous.status[before]!;
       published[position] = previous.published[before]!;

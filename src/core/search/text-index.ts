@@ -82,6 +82,11 @@ export function fieldScore(field: 0 | 1, idf: number, count: number, length: num
 const RECORDS_PER_STEP = 5000;
 
 const CHUNK = 1 << 20;
+/**
+ * The first chunk's length; each next one is twice the last, up to CHUNK. A change's overlay of a few
+ * hundred records then takes kilobytes, not two chunks of 4 MB allocated and freed at every change.
+ */
+const FIRST_CHUNK = 1 << 12;
 
 /**
  * A growable Uint32 column, in chunks: growing never copies (a doubling array holds the old and the new
@@ -89,25 +94,29 @@ const CHUNK = 1 << 20;
  */
 class Column {
   readonly #chunks: Uint32Array[] = [];
-  #last = new Uint32Array(CHUNK);
+  #last = new Uint32Array(FIRST_CHUNK);
   #used = 0;
+  /** The values in #chunks. */
+  #before = 0;
   get length(): number {
-    return this.#chunks.length * CHUNK + this.#used;
+    return this.#before + this.#used;
   }
   push(value: number): void {
-    if (this.#used === CHUNK) {
+    if (this.#used === this.#last.length) {
       this.#chunks.push(this.#last);
-      this.#last = new Uint32Array(CHUNK);
+      this.#before += this.#used;
+      this.#last = new Uint32Array(Math.min(CHUNK, this.#last.length * 2));
       this.#used = 0;
     }
     this.#last[this.#used++] = value;
   }
-  /** The values, in chunks of CHUNK (the last one shorter), in order, handed over: the column is left empty. */
+  /** The values, in chunks of growing lengths (the last one shorter), in order, handed over: the column is left empty. */
   take(): Uint32Array[] {
     const taken = [...this.#chunks, this.#last.subarray(0, this.#used)];
     this.#chunks.length = 0;
     this.#last = new Uint32Array(0);
     this.#used = 0;
+    this.#before = 0;
     return taken;
   }
 }
