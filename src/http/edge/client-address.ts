@@ -50,10 +50,12 @@ export function compileTrust(trust: TrustProxy): TrustCheck {
 export function clientAddressOf(trust: TrustProxy): (request: FastifyRequest) => void {
   const check = compileTrust(trust);
   return (request) => {
-    request.client = clientAddress(request.ip, request.headers, check);
+    // A peer that hung up before its request got here (a proxy's timeout, under load) has no address left
+    // on the socket (Fastify's ip is then undefined): an unknown peer, trusted for nothing. Its answer goes nowhere.
+    const peer: string = (request.ip as string | undefined) ?? '';
+    request.client = clientAddress(peer, request.headers, check);
     // Only a proxy named by address: with a hop count every peer counts as a proxy, so none is exempt.
-    request.fromTrustedProxy =
-      trust.kind === 'addresses' && check(unmapIPv4(request.ip), 0) && forwardedChain(request.headers).length === 0;
+    request.fromTrustedProxy = trust.kind === 'addresses' && check(unmapIPv4(peer), 0) && forwardedChain(request.headers).length === 0;
   };
 }
 

@@ -1,7 +1,9 @@
 // Issue 3, "who is the client": the socket peer by default; forwarding headers only from trusted
 // proxies; IPv6 clients grouped per /64.
+
+import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { clientAddress, compileTrust, parseTrustProxy, rateKey } from '../../../src/http/edge/client-address.js';
+import { clientAddress, clientAddressOf, compileTrust, parseTrustProxy, rateKey } from '../../../src/http/edge/client-address.js';
 import { buildTestApp } from '../../support/app.js';
 
 describe('--trust-proxy parsing', () => {
@@ -53,6 +55,15 @@ describe('client address', () => {
   it('counts hops when trusting by number', () => {
     const twoHops = compileTrust(parseTrustProxy('2'));
     expect(clientAddress('192.0.2.1', { 'x-forwarded-for': '203.0.113.1, 198.51.100.2, 192.0.2.9' }, twoHops)).toBe('198.51.100.2');
+  });
+
+  it('is no address, trusted for nothing, when the peer hung up before its request was routed (issue 28)', () => {
+    // The deployment bench at 340,000 records: replicas starved of CPU took requests HAProxy had already given
+    // up on; their sockets were closed, Fastify's request.ip undefined, and each such request logged a TypeError.
+    const hungUp = { ip: undefined, headers: { 'x-forwarded-for': '203.0.113.9' } } as unknown as FastifyRequest;
+    clientAddressOf(parseTrustProxy('127.0.0.1'))(hungUp);
+    expect(hungUp.client).toBe('');
+    expect(hungUp.fromTrustedProxy).toBe(false);
   });
 
   it('treats IPv4-mapped IPv6 peers as IPv4', () => {
