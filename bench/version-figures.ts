@@ -1,7 +1,8 @@
 // `npm run bench versions` (issue 27): version queries at the corpus size. The corpus release (corpus.ts:
 // the shared sample's records under new ids, their affected blocks real) is imported to a snapshot file
 // and served; then, against the issue's targets: the memory the version data adds (VmRSS before and after
-// the first version query builds what it reads, the kernel's ranges; bench/version-cpu.ts gives each part's), the list with `project=&version=` at page 1 and page 100 (autocannon
+// the first version query builds what it reads, the kernel's ranges, and once every project was asked about;
+// bench/version-cpu.ts gives each part's), the list with `project=&version=` at page 1 and page 100 (autocannon
 // under load, p99), a batch check of 100 (project, version) pairs of the judged set, and the worst batch
 // (100 distinct checks of the largest project at versions no range places). Heavy: only on a quiet machine.
 import { readFileSync } from 'node:fs';
@@ -58,6 +59,18 @@ async function batchLatencies(server: Server, body: unknown, rounds: number): Pr
   return { p50: at(0.5), p99: at(0.99), max: times.at(-1)! };
 }
 
+/** Every project's name, from the projects operation's pages. */
+async function everyProject(server: Server): Promise<string[]> {
+  const names: string[] = [];
+  for (let cursor: string | null = ''; cursor !== null; ) {
+    const url = `${server.url}/api/v1/projects?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const page = (await (await fetch(url)).json()) as { projects: { name: string }[]; pagination: { nextCursor: string | null } };
+    names.push(...page.projects.map((project) => project.name));
+    cursor = page.pagination.nextCursor;
+  }
+  return names;
+}
+
 async function pageCursor(server: Server, query: string, page: number): Promise<string> {
   let cursor = '';
   for (let n = 1; n < page; n++) {
@@ -101,9 +114,8 @@ export async function versionSection(seconds: number): Promise<void> {
     const { pagination } = (await first.json()) as { pagination: { total: number } };
     check("first version query, the kernel's ranges built in steps (s)", (performance.now() - started) / 1000);
     check(
-      "resident memory the version data adds (MB, VmRSS after the first version query, which builds the kernel's ranges, minus before)",
+      "resident memory the first version query adds (MB, VmRSS after it, which builds the kernel's ranges, minus before)",
       memoryMb(server.child.pid!, 'VmRSS') - before,
-      60,
     );
     const deep = await pageCursor(server, LIST, DEEP_PAGE);
     const page1 = await quietLoad(`${server.url}/api/v1/cve-records?${LIST}`, seconds, server);
@@ -120,6 +132,15 @@ export async function versionSection(seconds: number): Promise<void> {
     };
     const slowest = await batchLatencies(server, worst, 3);
     check('worst batch: 100 distinct checks of the largest project, unknowns too, slowest (ms)', slowest.max);
+    // Each project's ranges are built when it is first asked about: after long enough, every one is.
+    const projects = await everyProject(server);
+    for (let n = 0; n < projects.length; n += 100)
+      await post(server, { queries: projects.slice(n, n + 100).map((project) => ({ project, version: '1.0' })) });
+    check(
+      `resident memory the version data adds once every project was asked about (MB, VmRSS minus before; ${projects.length.toLocaleString('en')} projects)`,
+      memoryMb(server.child.pid!, 'VmRSS') - before,
+      60,
+    );
     await server.stop();
     console.log(
       heading(`Version queries at ${CORPUS_SIZE.toLocaleString('en')} records (snapshot file; autocannon, 16 connections, ${seconds} s)`),

@@ -2,6 +2,7 @@ import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'no
 import { LIST_FILTERS, type ListFilterName, MAX_CURSOR_LENGTH, ServiceError } from '../contract/index.js';
 import type { ChangePoint } from './change-order.js';
 import { isCveId } from './cve-id.js';
+import { NO_FILTERS } from './filter-index.js';
 import type { ListFilters } from './snapshot.js';
 
 /**
@@ -63,8 +64,7 @@ export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
   const sealed = new Map<string, string>();
   const encode = (lastId: string, filters: ListFilters): string => {
     const binding = bindingOf(filters);
-    // \u0001 marks an absent filter, which no filter value can be.
-    const memo = `${lastId}\u0000${binding.map((value) => value ?? '\u0001').join('\u0000')}`;
+    const memo = binding === UNFILTERED_BINDING ? lastId + UNFILTERED_MEMO : `${lastId}${memoOf(binding)}`;
     let cursor = sealed.get(memo);
     if (cursor === undefined) {
       if (sealed.size >= SEALED_CURSORS_KEPT) sealed.clear();
@@ -121,12 +121,23 @@ const CURSOR_GROUPS: readonly (readonly ListFilterName[])[] = (() => {
   return Array.from({ length: last + 1 }, (_, g) => names.filter((name) => LIST_FILTERS[name].cursorGroup === g));
 })();
 
+/** The binding of a request with no filter: the first group, every filter absent. */
+const UNFILTERED_BINDING: readonly null[] = CURSOR_GROUPS[0]!.map(() => null);
+
+/** A binding as the memo of sealed cursors writes it after the id; \u0001 marks an absent filter, which no filter value can be. */
+function memoOf(binding: readonly (string | null)[]): string {
+  return `\u0000${binding.map((value) => value ?? '\u0001').join('\u0000')}`;
+}
+
+const UNFILTERED_MEMO = memoOf(UNFILTERED_BINDING);
+
 /**
  * What a list cursor is bound to: the filters of every group up to the highest one given (the first group
  * always), absent ones as null. A group added later is bound only when one of its filters is given, so
  * cursors issued before it existed stay valid.
  */
-function bindingOf(filters: ListFilters): (string | null)[] {
+function bindingOf(filters: ListFilters): readonly (string | null)[] {
+  if (filters === NO_FILTERS) return UNFILTERED_BINDING;
   let bound = 1;
   CURSOR_GROUPS.forEach((group, g) => {
     if (group.some((name) => filters[name] !== undefined)) bound = Math.max(bound, g + 1);

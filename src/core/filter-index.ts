@@ -17,6 +17,18 @@ interface Selection {
   readonly accept: (position: number) => boolean;
 }
 
+/**
+ * The filters of a request that gives none (the hot `?limit=20` list): one object for every such request,
+ * which listFilters returns without building one.
+ */
+export const NO_FILTERS: ListFilters = Object.freeze({});
+
+/** Whether any filter is given: a look at the names present, not a read of every filter by name. */
+export function hasFilters(filters: Readonly<Record<string, unknown>>): boolean {
+  for (const name in filters) if (filters[name] !== undefined && Object.hasOwn(FILTER_READERS, name)) return true;
+  return false;
+}
+
 /** How many filter combinations keep their total: date filters make the combinations endless. */
 const TOTALS_KEPT = 1024;
 const DAY_MS = 86_400_000;
@@ -187,9 +199,12 @@ export class FilterIndex {
   }
 
   #selections(filters: ListFilters): Selection[] {
+    // The names given, not all eleven by name (keyed reads of absent properties, at every list request).
+    // listFilters adds them in the table's order; the order only decides between two lists of one length.
     const selections: Selection[] = [];
-    for (const name of Object.keys(FILTER_READERS) as ListFilterName[]) {
-      const selection = selectionOf(this, name, filters[name]);
+    for (const name in filters) {
+      if (!Object.hasOwn(FILTER_READERS, name)) continue;
+      const selection = selectionOf(this, name as ListFilterName, filters[name as ListFilterName]);
       if (selection !== undefined) selections.push(selection);
     }
     return selections;

@@ -2,7 +2,7 @@ import { type CveRecordPage, type ListFilterName, PAGE_LIMIT, ServiceError } fro
 import type { CursorCodec } from './cursor.js';
 import { compareListingOrder } from './cve-id.js';
 import { inSteps } from './derived.js';
-import { type Candidates, FILTER_READERS } from './filter-index.js';
+import { type Candidates, FILTER_READERS, hasFilters, NO_FILTERS } from './filter-index.js';
 import type { ListFilters, Snapshot } from './snapshot.js';
 import { recordsAt } from './snapshot.js';
 import { prepareSubjects, subjectsReady, versionSubjects } from './version-subjects.js';
@@ -15,10 +15,15 @@ export interface ListQuery extends ListFilters {
   readonly cursor?: string | undefined;
 }
 
-/** The filters of a list request, each in the spelling the index keeps. */
+/** The filters' names in the contract's table's order. */
+const FILTER_NAMES = Object.keys(FILTER_READERS) as ListFilterName[];
+
+/** The filters of a list request, each in the spelling the index keeps, in the table's order. */
 export function listFilters(query: ListQuery): ListFilters {
+  // Most list requests give no filter: then no name is read (NO_FILTERS).
+  if (!hasFilters(query as Readonly<Record<string, unknown>>)) return NO_FILTERS;
   const filters: Record<string, unknown> = {};
-  for (const name of Object.keys(FILTER_READERS) as ListFilterName[]) {
+  for (const name of FILTER_NAMES) {
     const value = query[name];
     const canonical = FILTER_READERS[name].canonical as ((value: unknown) => unknown) | undefined;
     if (value !== undefined) filters[name] = canonical ? canonical(value) : value;
@@ -122,6 +127,9 @@ function* countSteps({ positions, accept }: Candidates): Generator<void, number,
  * when a subject is given; a project's list at a version is the records its ranges find there.
  */
 function withVersion(snapshot: Snapshot, filters: ListFilters, candidates: Candidates): Candidates {
+  if (filters.version === undefined && filters.purl === undefined && filters.cpe === undefined && filters.include_unknown === undefined) {
+    return candidates;
+  }
   const subjects = versionSubjects(snapshot, { ...filters, includeUnknown: filters.include_unknown });
   if (filters.include_unknown !== undefined && !subjects.some((subject) => subject.version !== undefined)) {
     throw new ServiceError('invalid_parameter', '`include_unknown` is read only with a version (`version`, or one in `purl` or `cpe`).');

@@ -1,6 +1,6 @@
 // Assembles the service: the edge wraps every surface once, then each surface registers its routes as a
 // plugin of its own. Surfaces never see each other; what they share comes from http/shared.
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { createValidator } from '../contract/index.js';
 import { ChangeFollower } from '../core/change-follower.js';
 import { a2aSurface } from './a2a/a2a-surface.js';
@@ -43,11 +43,8 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
   const has = (layer: EdgeLayer) => layers.has(layer);
   const logger = has('request-log') ? options.logger : undefined;
   const app = Fastify({
-    ...(logger ? { loggerInstance: logger } : { logger: false }),
+    ...(logger ? { loggerInstance: withoutRequestChildren(logger) } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),
-    // No child logger per request: `request.log` is the service's logger, and the lines about a request
-    // name its id themselves (edge/request-log.ts). Making a pino child per request cost more than the line.
-    childLoggerFactory: (parent) => parent,
     genReqId: generateRequestId,
     frameworkErrors,
     clientErrorHandler,
@@ -93,6 +90,23 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
     for (const surface of SURFACES) await app.register(surface, surfaceContext);
   });
   return app;
+}
+
+/**
+ * The service's logger as Fastify's, answering Fastify's request for a child logger per request with itself:
+ * the lines about a request name its id themselves (edge/request-log.ts), and a pino child per request cost
+ * more than the line. Fastify's default child factory is kept, the one it calls without checking what comes
+ * back: a `childLoggerFactory` of our own returning the parent had Fastify check the logger's seven methods at
+ * every request (about 2 thousand instructions, docs/PERFORMANCE.md, "Hot path, stop 35"). Fastify takes one
+ * child at its start (for its serializers of requests and replies, which only its own request logging uses,
+ * off here): that is this logger too. A derived logger carries the override, not the caller's.
+ */
+function withoutRequestChildren(logger: FastifyBaseLogger): FastifyBaseLogger {
+  const own = logger.child({});
+  own.child = function child(this: FastifyBaseLogger) {
+    return this;
+  } as FastifyBaseLogger['child'];
+  return own;
 }
 
 async function createRateStore(ctx: ServiceContext, policy: RatePolicy, app: FastifyInstance): Promise<RateStore> {

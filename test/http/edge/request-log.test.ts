@@ -106,4 +106,30 @@ describe('the request line', () => {
       }),
     ]);
   });
+
+  it("makes no logger per request: a request logs through the server's own, and the logger handed in keeps its children", async () => {
+    const { stream, lines } = sink();
+    const config = testConfig();
+    const logger = pino({ level: 'info' }, stream);
+    const app = await buildServer(
+      { config, store: new SnapshotStore(createSnapshot(fixtureCatalog)), cursors: createCursorCodec(config.cursorSecret) },
+      { logger },
+    );
+    const seen: FastifyBaseLogger[] = [];
+    app.get('/probe', (request) => {
+      seen.push(request.log);
+      request.log.warn({ reqId: request.id }, 'probe');
+      return {};
+    });
+    await app.inject({ url: '/probe' });
+    await app.inject({ url: '/probe' });
+    await flushed();
+    await app.close();
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBe(app.log);
+    expect(seen[1]).toBe(app.log);
+    expect(lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'probe')).toHaveLength(2);
+    // The override is on Fastify's logger, not on the one the service handed in.
+    expect(logger.child({ part: 'x' })).not.toBe(logger);
+  });
 });
