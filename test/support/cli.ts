@@ -4,6 +4,21 @@ import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/cve-records.js', import.meta.url));
 
+/**
+ * Every CLI process started here that has not exited: killed when the test process ends, so a test that
+ * timed out (a slow machine) leaves no server or sync running after the suite (a loaded CI run left six).
+ */
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+function tracked<Child extends ChildProcess>(child: Child): Child {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
 export interface Running {
   child: ChildProcess;
   baseUrl: string;
@@ -19,13 +34,18 @@ export function startServer(args: string[] = [], env: NodeJS.ProcessEnv = {}, { 
   const serveArgs = ['serve', '--port', '0', ...args];
   // The program finds `node` on the PATH: this test's own comes first.
   const path = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
-  const child = spawn(asProgram ? BIN : process.execPath, asProgram ? serveArgs : [BIN, ...serveArgs], {
-    env: { ...process.env, ...(asProgram ? { PATH: path } : {}), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = tracked(
+    spawn(asProgram ? BIN : process.execPath, asProgram ? serveArgs : [BIN, ...serveArgs], {
+      env: { ...process.env, ...(asProgram ? { PATH: path } : {}), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // not left to start later, unseen, after the test has failed
+      reject(new Error(`server did not start:\n${output}`));
+    }, 20_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
@@ -54,7 +74,7 @@ export function startServer(args: string[] = [], env: NodeJS.ProcessEnv = {}, { 
 
 /** Runs the CLI to completion. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = tracked(spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
