@@ -4,6 +4,7 @@
 // it was most of such a question's cost; the lists are the snapshot's, so they are made once and kept,
 // within a bound on the positions kept.
 import type { FilterIndex } from '../filter-index.js';
+import { RecentlyUsed } from '../recently-used.js';
 import { type Positions, union } from './position-lists.js';
 import { BLOCK, type Postings } from './text-index.js';
 
@@ -20,12 +21,7 @@ interface NamedList {
   readonly scored: Map<number, Postings>;
 }
 
-interface Kept {
-  readonly lists: Map<string, NamedList>;
-  entries: number;
-}
-
-const keptBySnapshot = new WeakMap<FilterIndex, Kept>();
+const keptBySnapshot = new WeakMap<FilterIndex, RecentlyUsed<string, NamedList>>();
 
 /** The records of the projects, ascending (listing order). */
 export function projectPositions(filters: FilterIndex, projects: readonly string[]): Positions {
@@ -47,32 +43,14 @@ export function projectPostings(filters: FilterIndex, projects: readonly string[
 function namedList(filters: FilterIndex, projects: readonly string[]): NamedList {
   let kept = keptBySnapshot.get(filters);
   if (!kept) {
-    kept = { lists: new Map(), entries: 0 };
+    kept = new RecentlyUsed(KEPT_ENTRIES);
     keptBySnapshot.set(filters, kept);
   }
-  const key = projects.join('\n');
-  let list = kept.lists.get(key);
-  if (list) {
-    // Most recently used last, so the eviction below drops the least recently used.
-    kept.lists.delete(key);
-    kept.lists.set(key, list);
-    return list;
-  }
-  list = { positions: union(projects.map((project) => filters.project(project))), scored: new Map() };
-  const entries = entriesOf(list);
-  if (entries > KEPT_ENTRIES) return list;
-  while (kept.entries + entries > KEPT_ENTRIES) {
-    const [oldest, dropped] = kept.lists.entries().next().value!;
-    kept.lists.delete(oldest);
-    kept.entries -= entriesOf(dropped);
-  }
-  kept.lists.set(key, list);
-  kept.entries += entries;
-  return list;
-}
-
-function entriesOf(list: NamedList): number {
-  return list.positions.length * (1 + KEPT_SCORES);
+  return kept.use(projects.join('\n'), () => {
+    const positions = union(projects.map((project) => filters.project(project)));
+    // Each list counts its positions and room for KEPT_SCORES score lists as long.
+    return { value: { positions, scored: new Map() }, weight: positions.length * (1 + KEPT_SCORES) };
+  });
 }
 
 /** Postings of records that all score the same. */

@@ -7,6 +7,7 @@
 // package and CPE lists from every record when a purl or CPE is first asked.
 import type { AffectedProduct, RecordDetails, VersionStatus } from '../../contract/index.js';
 import { Derived } from '../derived.js';
+import { RecentlyUsed } from '../recently-used.js';
 import { ANY, type CpeAttributes, isSpecific, matchesProduct, overlaps, PRODUCT, parseRecordCpe, VENDOR, VERSION } from './cpe-name.js';
 import { productPackageKey } from './package-key.js';
 import { namedIn, projectNameKeys } from './product-names.js';
@@ -84,35 +85,25 @@ const KEPT_CPES = 50_000;
 
 /**
  * Records' products parsed from their stored details when a check first reads them, and kept while they
- * are among the most recently read (a Map keeps insertion order: a record read again moves to its end).
+ * are among the most recently read (RecentlyUsed), within KEPT_WEIGHT.
  */
 class ParsedRecords {
-  readonly #kept = new Map<number, { readonly versions: RecordVersions; readonly weight: number }>();
-  #weight = 0;
+  readonly #kept: RecentlyUsed<number, RecordVersions>;
 
   constructor(
     private readonly details: (position: number) => string | undefined,
-    private readonly keptWeight: number,
-  ) {}
+    keptWeight: number,
+  ) {
+    this.#kept = new RecentlyUsed(keptWeight);
+  }
 
   get(position: number): RecordVersions {
-    const kept = this.#kept.get(position);
-    if (kept !== undefined) {
-      this.#kept.delete(position);
-      this.#kept.set(position, kept);
-      return kept.versions;
-    }
-    const json = this.details(position);
-    const versions = json === undefined ? undefined : recordVersions(JSON.parse(json) as RecordDetails);
-    const weight = 1 + (versions === undefined ? 0 : productsOf(versions).reduce((sum, p) => sum + 1 + (p.versionList?.length ?? 0), 0));
-    this.#kept.set(position, { versions, weight });
-    this.#weight += weight;
-    for (const [oldest, entry] of this.#kept) {
-      if (this.#weight <= this.keptWeight) break;
-      this.#kept.delete(oldest);
-      this.#weight -= entry.weight;
-    }
-    return versions;
+    return this.#kept.use(position, () => {
+      const json = this.details(position);
+      const versions = json === undefined ? undefined : recordVersions(JSON.parse(json) as RecordDetails);
+      const weight = 1 + (versions === undefined ? 0 : productsOf(versions).reduce((sum, p) => sum + 1 + (p.versionList?.length ?? 0), 0));
+      return { value: versions, weight };
+    });
   }
 }
 
@@ -131,8 +122,7 @@ export class VersionIndex {
   /** Which records name each package and CPE, built when a purl or CPE is first asked. */
   readonly #names: Derived<NameLists>;
   /** The last answers of the ranges: each page of a list asks again (the kernel's 6.1.5 is 5,000 records at 340,000). */
-  readonly #answers = new Map<string, RangeAnswer | undefined>();
-  #answerPositions = 0;
+  readonly #answers = new RecentlyUsed<string, RangeAnswer | undefined>(ANSWER_POSITIONS_KEPT, ANSWERS_KEPT);
 
   constructor(
     private readonly source: VersionSource,
@@ -182,23 +172,10 @@ export class VersionIndex {
    * ranges answer for.
    */
   findInProject(project: number, version: string, asked: ReadonlySet<VersionStatus>): RangeAnswer | undefined {
-    const key = `${project} ${version} ${[...asked].join()}`;
-    const answers = this.#answers;
-    if (answers.has(key)) {
-      const kept = answers.get(key);
-      answers.delete(key);
-      answers.set(key, kept);
-      return kept;
-    }
-    const answer = this.#rangesOf(project).get().find(0, version, asked);
-    answers.set(key, answer);
-    this.#answerPositions += weightOf(answer);
-    for (const [oldest, kept] of answers) {
-      if (this.#answerPositions <= ANSWER_POSITIONS_KEPT && answers.size <= ANSWERS_KEPT) break;
-      answers.delete(oldest);
-      this.#answerPositions -= weightOf(kept);
-    }
-    return answer;
+    return this.#answers.use(`${project} ${version} ${[...asked].join()}`, () => {
+      const answer = this.#rangesOf(project).get().find(0, version, asked);
+      return { value: answer, weight: weightOf(answer) };
+    });
   }
 
   /** The records naming a package, in listing order. */
