@@ -7,8 +7,6 @@ import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +18,7 @@ import { postgresSource } from '../../src/sources/postgres/postgres-source.js';
 import { buildTestApp, loadDefaultCatalog } from '../support/app.js';
 import { type Running, runCli, startServer } from '../support/cli.js';
 import { serveDetailsFixture } from '../support/details-fixture.js';
+import { heldBytes } from '../support/held-memory.js';
 import { fixturePath, repositoryPath } from '../support/paths.js';
 import { testDatabaseUrl } from '../support/services.js';
 import { writeBaseline, writeDelta } from '../support/upstream.js';
@@ -65,16 +64,6 @@ async function changeRows(statement: string): Promise<void> {
   await admin.query(statement);
   await admin.query('UPDATE cve_catalog SET seq = seq + 1');
   await admin.query('COMMIT');
-}
-
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
-
-/** What the process holds after a full collection: the JS heap and buffers. */
-function heldBytes(): number {
-  collectGarbage();
-  const { heapUsed, arrayBuffers } = process.memoryUsage();
-  return heapUsed + arrayBuffers;
 }
 
 /** Everything a request can read of a record. */
