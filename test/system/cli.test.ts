@@ -36,7 +36,7 @@ describe('cve-records CLI', () => {
     expect(stderr).toContain('/records/0/status (CVE-2024-1)');
   });
 
-  it('fixes the young generation at 8 MB and malloc's mmap threshold at 128 KB when run as a program (npx cve-records, npm start), as docs/PERFORMANCE.md measured', async () => {
+  it('fixes the young generation at 8 MB and the malloc mmap threshold at 128 KB when run as a program (npx cve-records, npm start), as docs/PERFORMANCE.md measured', async () => {
     const server = await startServer([], {}, { asProgram: true });
     try {
       expect((await request(`${server.baseUrl}/api/v1/health`)).statusCode).toBe(200);
