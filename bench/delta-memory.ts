@@ -100,7 +100,7 @@ for (let n = 0; n < count; n++) {
   snapshot = applyChange(snapshot, { sequence: n + 1, lastVerified: '2025-01-24', upserted: delta(n), removed: [] });
   await prepareSnapshot(snapshot);
   counting = false;
-  // Served as a server serves it: an overlay grown large is merged (in a worker thread) before the next change.
+  // Served as a server serves it: an overlay grown large is merged (in steps) before the next change.
   if (merging) {
     store.replace(snapshot);
     await store.merging;

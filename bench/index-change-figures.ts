@@ -1,7 +1,7 @@
 // The index-change section of `npm run bench` (`npx tsx bench/run.ts index-change`): what a change of 500
 // records costs a served snapshot at a given size (BENCH_INDEX_CHANGE_RECORDS, 340,000 by default, with
 // details): applyChange, the layered search index made ready, the first queries scoring through the overlay,
-// 20 changes in a row, and the overlay merged into a new base in a worker. In this process: the figures are
+// 20 changes in a row, and the overlay merged into a new base (in steps). In this process: the figures are
 // the core's, without HTTP; peak memory is this process's high-water mark.
 import { performance } from 'node:perf_hooks';
 import type { CatalogFile, CatalogRecord } from '../src/contract/index.js';
@@ -102,7 +102,7 @@ export async function indexChangeSection(): Promise<void> {
   await queries(`40 realistic queries after ${CHANGES} changes`);
   const merged = await timed(() => mergeOverlay(snapshot));
   snapshot = merged.value ?? snapshot;
-  rows.push({ step: 'overlay merged (worker) and vocabulary built', ms: merged.ms, 'RSS MB': rssMb() });
+  rows.push({ step: 'overlay merged (in steps) and vocabulary built', ms: merged.ms, 'RSS MB': rssMb() });
   await queries('40 realistic queries after the merge');
   console.log(table(rows));
   console.log(`\npeak RSS of the run: ${peakMb()} MB; RSS after the full build ${startRss} MB, at the end ${rssMb()} MB`);

@@ -128,11 +128,22 @@ function liveWords(layout: OverlayLayout): string[] {
 }
 
 /**
- * A word's postings over the snapshot's records, in position order, scored with the snapshot's statistics:
- * first the record frequency in each field, then each posting's score exactly as textIndexSteps makes it.
+ * Where a word's postings over the snapshot's records come from, and their statistics: the word's range in
+ * the base and in the overlay, how many postings it has (live base ones plus the overlay's), its record
+ * frequency in each field as an idf.
  */
-function scoreWord(layout: OverlayLayout, word: string): Scored | undefined {
-  const { base, positionOf, overlay, overlayPositions, totals } = layout;
+interface WordPlan {
+  readonly baseFrom: number;
+  readonly baseTo: number;
+  readonly overFrom: number;
+  readonly overTo: number;
+  readonly total: number;
+  readonly idf: readonly [number, number];
+}
+
+/** The word's plan (first the record frequency in each field); undefined when no record holds it. */
+function planWord(layout: OverlayLayout, word: string): WordPlan | undefined {
+  const { base, positionOf, overlay } = layout;
   const size = sizeOf(layout);
   const baseTerm = base.term(word);
   const overlayTerm = overlay.term(word);
@@ -155,26 +166,47 @@ function scoreWord(layout: OverlayLayout, word: string): Scored | undefined {
   const total = live + overTo - overFrom;
   if (total === 0) return undefined;
   const idf = [inverseFrequency(size, frequency[0]!), inverseFrequency(size, frequency[1]!)] as const;
+  return { baseFrom, baseTo, overFrom, overTo, total, idf };
+}
+
+/**
+ * Writes the planned word's postings in position order, each scored exactly as textIndexSteps scores it,
+ * into `into` from `at` on (plan.total of them).
+ */
+function writeWord(layout: OverlayLayout, plan: WordPlan, into: Scored, at: number): void {
+  const { base, positionOf, overlay, overlayPositions, totals } = layout;
+  const size = sizeOf(layout);
+  const b = base.data;
+  const o = overlay.data;
+  const { baseTo, overTo, total, idf } = plan;
   const averages = [averageLength(totals[0], size), averageLength(totals[1], size)] as const;
-  const docs = new Int32Array(total);
-  const scores = new Float32Array(total);
-  const counts = new Uint16Array(total);
-  let i = baseFrom;
-  let j = overFrom;
+  let i = plan.baseFrom;
+  let j = plan.overFrom;
   const nextBase = () => {
     while (i < baseTo && positionOf[b.docs[i]!]! < 0) i++;
   };
   nextBase();
-  for (let n = 0; n < total; n++) {
+  for (let n = at; n < at + total; n++) {
     const fromBase = j >= overTo || (i < baseTo && positionOf[b.docs[i]!]! < overlayPositions[o.docs[j]!]!);
-    const [data, at, doc] = fromBase ? [b, i++, b.docs[i - 1]!] : [o, j++, o.docs[j - 1]!];
-    docs[n] = fromBase ? positionOf[doc]! : overlayPositions[doc]!;
-    const count = data.counts[at]!;
-    counts[n] = count;
-    scores[n] = postingScore(count, idf, data.projectLengths[doc]!, data.summaryLengths[doc]!, averages);
+    // No destructured triple here: an array per posting, millions of them in a merge.
+    const data = fromBase ? b : o;
+    const from = fromBase ? i++ : j++;
+    const doc = data.docs[from]!;
+    into.docs[n] = fromBase ? positionOf[doc]! : overlayPositions[doc]!;
+    const count = data.counts[from]!;
+    into.counts[n] = count;
+    into.scores[n] = postingScore(count, idf, data.projectLengths[doc]!, data.summaryLengths[doc]!, averages);
     if (fromBase) nextBase();
   }
-  return { docs, scores, counts };
+}
+
+/** A word's postings over the snapshot's records, in position order, scored with the snapshot's statistics. */
+function scoreWord(layout: OverlayLayout, word: string): Scored | undefined {
+  const plan = planWord(layout, word);
+  if (plan === undefined) return undefined;
+  const scored = { docs: new Int32Array(plan.total), scores: new Float32Array(plan.total), counts: new Uint16Array(plan.total) };
+  writeWord(layout, plan, scored, 0);
+  return scored;
 }
 
 /** A posting's score as a build stores it: the project's score as float32, plus the summary's. */
@@ -193,29 +225,43 @@ function postingScore(
   return Math.fround(inProject > 0 ? project + summary : summary);
 }
 
+/** Postings written (or base postings counted) between two pauses of a merge: a few milliseconds' work. */
+const POSTINGS_PER_STEP = 1 << 16;
+
 /**
  * The index the layout stands for, as one built whole over the snapshot's records would be: every live
- * word's postings scored again and laid out in position order. What a merge (overlay-merge.ts) computes,
- * off the thread that serves requests.
+ * word's postings scored again and laid out in position order. Built in steps on the thread that serves,
+ * into arrays allocated once at their final size (every live base posting and every overlay posting is one
+ * of the merged index's): no copy of the base, no array per word, and no worker thread whose malloc arena
+ * (the merged arrays allocated in it and handed over) stayed resident, 64 MB a heap, for good.
  */
-export function mergeLayout(layout: OverlayLayout): TextIndexData {
+export function* mergeLayoutSteps(layout: OverlayLayout): Generator<void, TextIndexData, void> {
   const words = liveWords(layout);
-  const size = sizeOf(layout);
-  const lists = words.map((word) => scoreWord(layout, word)!);
-  const total = lists.reduce((sum, list) => sum + list.docs.length, 0);
+  yield;
+  const { base, positionOf, baseOf, overlay, overlayPositions } = layout;
+  let total = overlay.data.docs.length;
+  const baseDocs = base.data.docs;
+  for (let from = 0; from < baseDocs.length; from += POSTINGS_PER_STEP) {
+    for (let i = from; i < Math.min(from + POSTINGS_PER_STEP, baseDocs.length); i++) if (positionOf[baseDocs[i]!]! >= 0) total++;
+    yield;
+  }
   const starts = new Uint32Array(words.length + 1);
-  const docs = new Int32Array(total);
-  const scores = new Float32Array(total);
-  const counts = new Uint16Array(total);
-  lists.forEach((list, t) => {
-    starts[t + 1] = starts[t]! + list.docs.length;
-    docs.set(list.docs, starts[t]!);
-    scores.set(list.scores, starts[t]!);
-    counts.set(list.counts, starts[t]!);
-  });
+  const merged: Scored = { docs: new Int32Array(total), scores: new Float32Array(total), counts: new Uint16Array(total) };
+  let sinceStep = 0;
+  for (let t = 0; t < words.length; t++) {
+    const plan = planWord(layout, words[t]!)!;
+    writeWord(layout, plan, merged, starts[t]!);
+    starts[t + 1] = starts[t]! + plan.total;
+    // A word costs its look-ups beside its postings.
+    sinceStep += plan.total + 16;
+    if (sinceStep >= POSTINGS_PER_STEP) {
+      sinceStep = 0;
+      yield;
+    }
+  }
+  const size = sizeOf(layout);
   const projectLengths = new Uint32Array(size);
   const summaryLengths = new Uint32Array(size);
-  const { base, baseOf, overlay, overlayPositions } = layout;
   for (let position = 0; position < size; position++) {
     const doc = baseOf[position]!;
     if (doc >= 0) {
@@ -227,5 +273,6 @@ export function mergeLayout(layout: OverlayLayout): TextIndexData {
     projectLengths[position] = overlay.data.projectLengths[doc]!;
     summaryLengths[position] = overlay.data.summaryLengths[doc]!;
   });
-  return { words, starts, docs, scores, ...blockMaxima(starts, scores), counts, projectLengths, summaryLengths };
+  yield;
+  return { words, starts, ...merged, ...blockMaxima(starts, merged.scores), projectLengths, summaryLengths };
 }

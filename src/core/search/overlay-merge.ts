@@ -1,20 +1,18 @@
 // When and how a snapshot's overlay index (overlay-index.ts) becomes a base again. Each change re-tokenises
 // the overlay's records and every query rescores the words it reads, so once the overlay holds more than a
 // small share of the records (a baseline brings thousands at once) the base and the overlay are merged into
-// one index, with its scores computed once, in a worker thread: the snapshot being served keeps serving,
-// untouched, and an equal snapshot carrying the merged index takes its place (SnapshotStore). Changes served
+// one index, with its scores computed once, in steps between requests: the snapshot being served keeps
+// serving, untouched, and an equal snapshot carrying the merged index takes its place (SnapshotStore). Changes served
 // while the merge ran are not lost on it: the snapshot then served is rebased onto the merged index, its
 // overlay only the records changed since the merge began (a merge that was dropped whenever a change came
 // first never landed while upstream kept changing, and the overlay, with the memory of every try, grew).
-import { Worker } from 'node:worker_threads';
 import { Derived } from '../derived.js';
 import type { IdIndex } from '../id-index.js';
 import type { Snapshot } from '../snapshot.js';
-import type { MergeInput } from './merge-worker.js';
-import { OverlayTextIndex } from './overlay-index.js';
+import { mergeLayoutSteps, OverlayTextIndex } from './overlay-index.js';
 import type { SearchIndex } from './search-index.js';
 import { layeredIndexSteps } from './search-layers.js';
-import { StoredTextIndex, type TextIndexData } from './text-index.js';
+import { StoredTextIndex } from './text-index.js';
 import { Vocabulary } from './vocabulary.js';
 
 /** The overlay is merged past this share of the records... */
@@ -30,17 +28,17 @@ export function overlayTooLarge(snapshot: Snapshot): boolean {
 }
 
 /**
- * The snapshot with its overlay merged into a new base index (in a worker thread), its vocabulary built:
- * the same records and answers, ready to take the snapshot's place. Undefined when it has no overlay.
+ * The snapshot with its overlay merged into a new base index (in steps that give the event loop back), its
+ * vocabulary built: the same records and answers, ready to take the snapshot's place. Undefined when it has
+ * no overlay.
  */
 export async function mergeOverlay(snapshot: Snapshot): Promise<Snapshot | undefined> {
   const index = await snapshot.search.prepare();
   if (!(index.text instanceof OverlayTextIndex)) return undefined;
-  const { base, overlay, ...layout } = index.text.layout;
-  const data = await inWorker({ ...layout, base: ownArrays(base.data), overlay: ownArrays(overlay.data) });
-  const text = new StoredTextIndex(data);
-  const merged: SearchIndex = { text, vocabulary: new Vocabulary(text), projects: index.projects };
+  const { layout } = index.text;
   const search = new Derived(function* () {
+    const text = new StoredTextIndex(yield* mergeLayoutSteps(layout));
+    const merged: SearchIndex = { text, vocabulary: new Vocabulary(text), projects: index.projects };
     yield* merged.vocabulary.buildSteps();
     return merged;
   });
@@ -92,41 +90,4 @@ export async function rebased(snapshot: Snapshot, base: MergedBase): Promise<Sna
   const search = new Derived(() => layeredIndexSteps(base.index, from, table, texts, aliases));
   await search.prepare();
   return Object.freeze({ ...snapshot, search });
-}
-
-function inWorker(input: MergeInput): Promise<TextIndexData> {
-  // Run from the TypeScript sources (tests, tsx), the worker is the .ts file, loaded the way they are.
-  const fromSources = import.meta.url.endsWith('.ts');
-  const worker = new Worker(new URL(fromSources ? './merge-worker.ts' : './merge-worker.js', import.meta.url), {
-    workerData: input,
-    ...(fromSources ? { execArgv: ['--import', 'tsx'] } : {}),
-  });
-  return new Promise((resolve, reject) => {
-    worker.once('message', (data: TextIndexData) => {
-      resolve(data);
-      void worker.terminate();
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`index merge worker exited with code ${code}`)));
-  });
-}
-
-/**
- * The index's arrays, each with a buffer of its own: an index read from a snapshot file views one buffer
- * holding the whole file, which a transfer to the worker would otherwise copy whole.
- */
-function ownArrays(data: TextIndexData): TextIndexData {
-  const own = <T extends Uint16Array | Uint32Array | Int32Array | Float32Array>(array: T): T =>
-    (array.byteLength === array.buffer.byteLength ? array : array.slice()) as T;
-  return {
-    words: data.words,
-    starts: own(data.starts),
-    docs: own(data.docs),
-    scores: own(data.scores),
-    blockStarts: own(data.blockStarts),
-    blockMax: own(data.blockMax),
-    counts: own(data.counts),
-    projectLengths: own(data.projectLengths),
-    summaryLengths: own(data.summaryLengths),
-  };
 }

@@ -5,7 +5,7 @@
 // typo and prefix look-ups (vocabulary.ts).
 //
 // Everything is in typed arrays, one set for all words (compressed sparse rows): it is built in steps
-// (or in a worker), written into a snapshot file and read back as views of that file's bytes, with no
+// (or merged from an overlay), written into a snapshot file and read back as views of that file's bytes, with no
 // object per word or per posting. Postings are cut into blocks of BLOCK records, each with the highest
 // score in it, so a query can skip every block that cannot change its best few (ranking.ts).
 import { forEachWord, STOP_WORDS } from './words.js';

@@ -1,16 +1,21 @@
-// Each project's version ranges, ordered by version, so that a check of a version reads the records whose
+// A project's version ranges, ordered by version, so that a check of a version reads the records whose
 // answer there is asked for instead of checking every record of the project (the kernel's 19,000 at
 // 340,000 records). For a version written as plain release numbers (`6.1.5`, `v2.14.1`: digits and dots,
 // no leading zeros, what people ask about), a record's answer depends only on where the version falls among
 // the record's own bounds, in the order of its versionType. So each record is evaluated once, at the build,
 // in every gap and at every bound of its own (range-eval.ts mirrors version-check.ts and record-check.ts
 // there), and its stretches where the answer is `affected` or `unknown` are kept as [start, end] pairs of
-// ranks among the bounds of its ordering, in flat typed columns grouped by project and ordering, each group
-// cut by start into blocks of BLOCK stretches and each block ordered by end, highest first: a query ranks the
-// version by bisection and reads, in each block starting at or below it, only the stretches ending at or
-// above it (a block wholly below it read to its first stretch ending below). What the ranks cannot tell (another way of writing versions, a record whose products mix orderings,
-// text that may equal a version, `changes`) stays with the record-by-record check (its positions are kept
-// as `checked`), and so does every other version asked about.
+// ranks among the bounds of its ordering, grouped by ordering, each group cut by start into blocks of BLOCK
+// stretches and each block ordered by end, highest first: a query ranks the version by bisection and reads,
+// in each block starting at or below it, only the stretches ending at or above it (a block wholly below it
+// read to its first stretch ending below). What the ranks cannot tell (another way of writing versions, a
+// record whose products mix orderings, text that may equal a version, `changes`) stays with the
+// record-by-record check (its positions are kept as `checked`), and so does every other version asked about.
+//
+// Every project asked about holds its ranges (7,294 projects at 340,000 records), so they are packed: all of
+// a project's numbers in one Int32Array. Two dozen typed arrays a project, each two objects on the heap and
+// most a native allocation, were 4.6 KB of the 6.8 KB a project held; the build gathers the numbers in plain
+// arrays (collected young), not in growing typed arrays (native allocations, 80 KB a project, freed late).
 import type { VersionStatus } from '../../contract/index.js';
 import {
   type CompiledRecord,
@@ -31,30 +36,11 @@ const LINES = LINE_ORDERS.length;
 /** Stretches placed between two yields of the build (a sort of a quarter as many): a few milliseconds. */
 const STRETCHES_PER_STEP = 100_000;
 /**
- * Stretches in a block of a group: a query reads a block's bounds, then its stretches containing the version
+ * Stretches in a block of a line: a query reads a block's bounds, then its stretches containing the version
  * and one more, and every stretch of the one block it falls in. The kernel's 66,000 stretches at 340,000
  * records (a 6.x version starts after nearly all of them, and nearly all of them scanned) make some 260 blocks.
  */
 const BLOCK = 256;
-
-/** Growable column of 32-bit integers: the build appends, done() keeps what was filled. */
-class IntColumn {
-  #values = new Int32Array(1024);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.#values.length) {
-      const grown = new Int32Array(this.#values.length * 2);
-      grown.set(this.#values);
-      this.#values = grown;
-    }
-    this.#values[this.length++] = value;
-  }
-
-  at(index: number): number {
-    return this.#values[index]!;
-  }
-}
 
 /**
  * A bound of a stretch while the ranks are not known yet: a bound text's id in its line times 3, plus which
@@ -64,12 +50,27 @@ const AT = 0;
 const ABOVE = 1;
 const BELOW = 2;
 
-/** Records by project, as compressed rows: project p holds positions[starts[p], starts[p + 1]), in listing order. */
-interface ByProject {
-  readonly starts: Int32Array;
-  readonly positions: Int32Array;
-  readonly statuses: Uint8Array;
-}
+/**
+ * The sections of a project's packed numbers, in order; section s is [data[1 + s], data[2 + s]), data[0]
+ * is the block size. A record found is written as its position times 4 plus its status code (a "hit"), so
+ * one numeric sort puts hits in listing order with their statuses.
+ */
+/** Line l's stretches, three numbers each: doubled ranks of start and end among the line's bounds (2i + 1 is bound i, 2i the gap below it), and the hit. */
+const STRETCHES = 0;
+/** Line l's blocks, two numbers each: the lowest and highest start of the block's stretches. */
+const BLOCKS = LINES;
+/** Hits of the records whose answer is the same at every such version. */
+const CONSTANT = 2 * LINES;
+/** Positions of the records the ranks cannot answer for: checked one by one. */
+const CHECKED = CONSTANT + 1;
+/** At a commit id with a letter: hits of the records' answer where it is `affected` or `unknown`. */
+const AT_COMMIT = CHECKED + 1;
+/** Positions of the records whose answer at a commit id is left to the check (an entry of another ordering). */
+const CHECKED_AT_COMMIT = AT_COMMIT + 1;
+/** The commits named, two numbers each: the first seven characters as a number and the position, ascending. */
+const COMMITS = CHECKED_AT_COMMIT + 1;
+const SECTIONS = COMMITS + 1;
+const HEADER = SECTIONS + 2;
 
 /** What a query reads: positions in listing order whose status is asked for, and those to check one by one. */
 export interface RangeAnswer {
@@ -81,70 +82,55 @@ export interface RangeAnswer {
   readonly positions: Int32Array;
 }
 
-/**
- * The build: every record's stretches appended to flat columns (no structure per project, of which there
- * are thousands), the bound texts of each ordering interned once for all projects.
- */
+/** The build: a project's records added in listing order, their bound texts interned by line, then done(). */
 export class RangeIndexBuilder {
   readonly #texts = LINE_ORDERS.map(() => new Map<string, number>());
   readonly #keys: unknown[][] = LINE_ORDERS.map(() => []);
-  readonly #stretches = {
-    group: new IntColumn(),
-    start: new IntColumn(),
-    end: new IntColumn(),
-    position: new IntColumn(),
-    status: new IntColumn(),
-  };
-  readonly #constant = { project: new IntColumn(), position: new IntColumn(), status: new IntColumn() };
-  readonly #checked = { project: new IntColumn(), position: new IntColumn(), status: new IntColumn() };
-  /** At commit ids: the records' answer where it is one asked for, those checked one by one, and the commits they name. */
-  readonly #atCommits = { project: new IntColumn(), position: new IntColumn(), status: new IntColumn() };
-  readonly #checkedAtCommits = { project: new IntColumn(), position: new IntColumn(), status: new IntColumn() };
-  readonly #commits = { project: new IntColumn(), position: new IntColumn(), status: new IntColumn() };
-  #projects = 0;
+  /** Four numbers a stretch: its line, its start and end (bound ids with their side), its hit. */
+  readonly #stretches: number[] = [];
+  readonly #sections: number[][] = Array.from({ length: SECTIONS }, () => []);
 
-  /** A record of a project, with the name keys its products are selected by (as VersionIndex.checkProject selects them). */
-  add(position: number, project: number, details: CheckedDetails | undefined, names: ReadonlySet<string>): void {
-    this.#projects = Math.max(this.#projects, project + 1);
-    this.#addAtCommits(position, project, details, names);
+  /** A record of the project, with the name keys its products are selected by (as VersionIndex.checkProject selects them). */
+  add(position: number, details: CheckedDetails | undefined, names: ReadonlySet<string>): void {
+    this.#addAtCommits(position, details, names);
     const compiled: CompiledRecord | undefined = compileRecord(details, names);
     if (compiled === undefined) {
-      push(this.#checked, project, position, 0);
+      this.#sections[CHECKED]!.push(position);
       return;
     }
     const along = statusesAlong(compiled);
     if (compiled.line === undefined) {
-      push(this.#constant, project, position, STATUS_CODES[along[0]!]);
+      this.#sections[CONSTANT]!.push(hit(position, along[0]!));
       return;
     }
     // Stretches of `affected` and `unknown` along the record's own bounds, each kept as its two ends.
     const { line } = compiled;
     const ids = compiled.keys.map((key, i) => this.#id(line, compiled.texts[i]!, key));
     const top = along.length - 1;
-    const stretches = this.#stretches;
     for (let start = 0; start <= top; ) {
       let end = start;
       while (end < top && along[end + 1] === along[start]) end++;
       const status = along[start]!;
       if (status !== 'unaffected') {
-        stretches.group.push(project * LINES + line);
-        stretches.start.push(start === 0 ? -1 : start % 2 === 1 ? ids[(start - 1) / 2]! * 3 + AT : ids[start / 2 - 1]! * 3 + ABOVE);
-        stretches.end.push(end === top ? -1 : end % 2 === 1 ? ids[(end - 1) / 2]! * 3 + AT : ids[end / 2]! * 3 + BELOW);
-        stretches.position.push(position);
-        stretches.status.push(STATUS_CODES[status]);
+        this.#stretches.push(
+          line,
+          start === 0 ? -1 : start % 2 === 1 ? ids[(start - 1) / 2]! * 3 + AT : ids[start / 2 - 1]! * 3 + ABOVE,
+          end === top ? -1 : end % 2 === 1 ? ids[(end - 1) / 2]! * 3 + AT : ids[end / 2]! * 3 + BELOW,
+          hit(position, status),
+        );
       }
       start = end + 1;
     }
   }
 
-  #addAtCommits(position: number, project: number, details: CheckedDetails | undefined, names: ReadonlySet<string>): void {
+  #addAtCommits(position: number, details: CheckedDetails | undefined, names: ReadonlySet<string>): void {
     const commits: string[] = [];
     const compiled = compileForCommits(details, names, commits);
-    for (const prefix of new Set(commits.map(commitPrefix))) push(this.#commits, project, position, prefix);
-    if (compiled === undefined) push(this.#checkedAtCommits, project, position, 0);
+    for (const prefix of new Set(commits.map(commitPrefix))) this.#sections[COMMITS]!.push(prefix, position);
+    if (compiled === undefined) this.#sections[CHECKED_AT_COMMIT]!.push(position);
     else {
       const [status] = statusesAlong(compiled);
-      if (status !== 'unaffected') push(this.#atCommits, project, position, STATUS_CODES[status!]);
+      if (status !== 'unaffected') this.#sections[AT_COMMIT]!.push(hit(position, status!));
     }
   }
 
@@ -161,139 +147,96 @@ export class RangeIndexBuilder {
   }
 
   /**
-   * The index: each line's bounds sorted, then the stretches grouped by project and line, cut by start into
-   * blocks of `block` (a test makes them small) and each block sorted by end, in steps.
+   * The index: each line's bounds sorted, then the stretches grouped by line, cut by start into blocks of
+   * `block` (a test makes them small) and each block sorted by end, in steps.
    */
   *done(block = BLOCK): Generator<void, RangeIndex, void> {
-    const keys: unknown[][] = [];
-    const ranks: Int32Array[] = [];
+    const keys: (readonly unknown[])[] = [];
+    const ranks: number[][] = [];
     for (const [line, order] of LINE_ORDERS.entries()) {
       const parsed = this.#keys[line]!;
-      const byKey = yield* sortInSteps(Int32Array.from(parsed.keys()), (a, b) => order.compare(parsed[a], parsed[b]));
+      const byKey = yield* sortInSteps(Array.from(parsed.keys()), (a, b) => order.compare(parsed[a], parsed[b]));
       // Ranks of the ids, equal keys (`1.0` and `1` as dotted numbers) sharing one.
       const distinct: unknown[] = [];
-      const rank = new Int32Array(parsed.length);
+      const rank: number[] = new Array(parsed.length);
       for (const id of byKey) {
         if (distinct.length === 0 || order.compare(distinct.at(-1), parsed[id]) !== 0) distinct.push(parsed[id]);
         rank[id] = distinct.length - 1;
       }
-      keys.push(distinct);
+      keys.push(distinct.length === 0 ? NO_KEYS : distinct);
       ranks.push(rank);
       yield;
     }
-    const { group, start, end, position, status } = this.#stretches;
-    const count = group.length;
-    const groups = this.#projects * LINES;
-    const offsets = new Int32Array(groups + 1);
-    for (let i = 0; i < count; i++) offsets[group.at(i) + 1]!++;
-    for (let g = 0; g < groups; g++) offsets[g + 1]! += offsets[g]!;
-    // Each stretch to its group's place, its ends to doubled ranks among its line's bounds.
-    const starts = new Int32Array(count);
-    const ends = new Int32Array(count);
-    const positions = new Int32Array(count);
-    const statuses = new Uint8Array(count);
-    const fill = offsets.slice(0, groups);
-    for (let i = 0; i < count; i++) {
-      const g = group.at(i);
-      const line = g % LINES;
-      const at = fill[g]!++;
+    // Each stretch's ends to doubled ranks among its line's bounds, grouped by line.
+    const raw = this.#stretches;
+    const lines: number[][] = LINE_ORDERS.map(() => []);
+    for (let i = 0; i < raw.length; i += 4) {
+      const line = raw[i]!;
       const rank = ranks[line]!;
-      const from = start.at(i);
-      const to = end.at(i);
-      starts[at] = from < 0 ? 0 : 2 * rank[(from / 3) | 0]! + (from % 3 === AT ? 1 : 2);
-      ends[at] = to < 0 ? 2 * keys[line]!.length : 2 * rank[(to / 3) | 0]! + (to % 3 === AT ? 1 : 0);
-      positions[at] = position.at(i);
-      statuses[at] = status.at(i);
-      if (i % STRETCHES_PER_STEP === STRETCHES_PER_STEP - 1) yield;
+      const from = raw[i + 1]!;
+      const to = raw[i + 2]!;
+      lines[line]!.push(
+        from < 0 ? 0 : 2 * rank[(from / 3) | 0]! + (from % 3 === AT ? 1 : 2),
+        to < 0 ? 2 * keys[line]!.length : 2 * rank[(to / 3) | 0]! + (to % 3 === AT ? 1 : 0),
+        raw[i + 3]!,
+      );
+      if (i % (4 * STRETCHES_PER_STEP) === 4 * STRETCHES_PER_STEP - 4) yield;
     }
     yield;
-    // Within a group, by start, cut into blocks, each block by end from the highest, with its lowest and highest start.
-    const blockOffsets = new Int32Array(groups + 1);
-    for (let g = 0; g < groups; g++) blockOffsets[g + 1] = blockOffsets[g]! + Math.ceil((offsets[g + 1]! - offsets[g]!) / block);
-    const lowest = new Int32Array(blockOffsets[groups]!);
-    const highest = new Int32Array(blockOffsets[groups]!);
-    let sorted = 0;
-    for (let g = 0; g < groups; g++) {
-      const from = offsets[g]!;
-      const to = offsets[g + 1]!;
-      if (to === from) continue;
-      const order = Int32Array.from({ length: to - from }, (_, i) => from + i).sort((a, b) => starts[a]! - starts[b]!);
-      for (let first = 0, b = blockOffsets[g]!; first < order.length; first += block, b++) {
-        const cut = order.subarray(first, Math.min(first + block, order.length));
-        lowest[b] = starts[cut[0]!]!;
-        highest[b] = starts[cut.at(-1)!]!;
-        cut.sort((x, y) => ends[y]! - ends[x]!);
+    // Within a line, by start, cut into blocks, each block by end from the highest, with its lowest and highest start.
+    const sections = this.#sections;
+    for (const [line, stretches] of lines.entries()) {
+      const count = stretches.length / 3;
+      const order = Array.from({ length: count }, (_, i) => 3 * i).sort((a, b) => stretches[a]! - stretches[b]!);
+      const sorted = sections[STRETCHES + line]!;
+      const bounds = sections[BLOCKS + line]!;
+      for (let first = 0; first < count; first += block) {
+        const cut = order.slice(first, Math.min(first + block, count));
+        bounds.push(stretches[cut[0]!]!, stretches[cut.at(-1)!]!);
+        cut.sort((x, y) => stretches[y + 1]! - stretches[x + 1]!);
+        for (const i of cut) sorted.push(stretches[i]!, stretches[i + 1]!, stretches[i + 2]!);
       }
-      const copy = (column: Int32Array | Uint8Array) => {
-        const sorted = Array.from(order, (i) => column[i]!);
-        column.set(sorted, from);
-      };
-      for (const column of [starts, ends, positions, statuses]) copy(column);
-      sorted += to - from;
-      if (sorted >= STRETCHES_PER_STEP / 4) {
-        sorted = 0;
-        yield;
-      }
+      yield;
     }
-    // The commits named, by their first seven characters (the status column holds them), then project and position.
-    const named = this.#commits;
+    // The commits named, by their first seven characters, then position.
+    const named = sections[COMMITS]!;
     const byCommit = yield* sortInSteps(
-      Int32Array.from({ length: named.project.length }, (_, i) => i),
-      (a, b) =>
-        named.status.at(a) - named.status.at(b) || named.project.at(a) - named.project.at(b) || named.position.at(a) - named.position.at(b),
+      Array.from({ length: named.length / 2 }, (_, i) => 2 * i),
+      (a, b) => named[a]! - named[b]! || named[a + 1]! - named[b + 1]!,
     );
-    const commits: Commits = {
-      prefixes: byCommit.map((i) => named.status.at(i)),
-      projects: byCommit.map((i) => named.project.at(i)),
-      positions: byCommit.map((i) => named.position.at(i)),
-    };
-    return new RangeIndex(
-      keys,
-      { offsets, starts, ends, positions, statuses, block, blocks: { offsets: blockOffsets, lowest, highest } },
-      byProject(this.#constant, this.#projects),
-      byProject(this.#checked, this.#projects),
-      { answers: byProject(this.#atCommits, this.#projects), checked: byProject(this.#checkedAtCommits, this.#projects), commits },
-    );
+    sections[COMMITS] = byCommit.flatMap((i) => [named[i]!, named[i + 1]!]);
+    // One array for all: the header (the block size and where each section begins), then the sections.
+    const data = new Int32Array(HEADER + sections.reduce((sum, section) => sum + section.length, 0));
+    data[0] = block;
+    let at = HEADER;
+    for (const [s, section] of sections.entries()) {
+      data[1 + s] = at;
+      data.set(section, at);
+      at += section.length;
+    }
+    data[1 + SECTIONS] = at;
+    return new RangeIndex(keys, data);
   }
 }
 
-function push(
-  columns: { project: IntColumn; position: IntColumn; status: IntColumn },
-  project: number,
-  position: number,
-  status: number,
-): void {
-  columns.project.push(project);
-  columns.position.push(position);
-  columns.status.push(status);
-}
+const NO_KEYS: readonly unknown[] = Object.freeze([]);
 
-/** Records grouped by project, in the order added (listing order). */
-function byProject(columns: { project: IntColumn; position: IntColumn; status: IntColumn }, projects: number): ByProject {
-  const count = columns.project.length;
-  const starts = new Int32Array(projects + 1);
-  for (let i = 0; i < count; i++) starts[columns.project.at(i) + 1]!++;
-  for (let p = 0; p < projects; p++) starts[p + 1]! += starts[p]!;
-  const fill = starts.slice(0, projects);
-  const positions = new Int32Array(count);
-  const statuses = new Uint8Array(count);
-  for (let i = 0; i < count; i++) {
-    const at = fill[columns.project.at(i)]!++;
-    positions[at] = columns.position.at(i);
-    statuses[at] = columns.status.at(i);
-  }
-  return { starts, positions, statuses };
+/** A record's position and status as one number (positions below 2 ** 29, so that it fits the Int32Array). */
+function hit(position: number, status: VersionStatus): number {
+  return position * 4 + STATUS_CODES[status];
 }
 
 /** Ids sorted by a comparison, by merging sorted runs: a step each run and each merge of 50,000 ids. */
-function* sortInSteps(ids: Int32Array, compare: (a: number, b: number) => number): Generator<void, Int32Array, void> {
+function* sortInSteps(ids: number[], compare: (a: number, b: number) => number): Generator<void, number[], void> {
   const RUN = 1024;
+  if (ids.length <= RUN) return ids.sort(compare);
+  let source = ids;
   for (let from = 0; from < ids.length; from += RUN) {
-    ids.subarray(from, from + RUN).sort(compare);
+    const run = source.slice(from, from + RUN).sort(compare);
+    for (let i = 0; i < run.length; i++) source[from + i] = run[i]!;
     yield;
   }
-  let source = ids;
-  let target: Int32Array = new Int32Array(ids.length);
+  let target: number[] = new Array(ids.length);
   let moved = 0;
   for (let width = RUN; width < ids.length; width *= 2) {
     for (let from = 0; from < ids.length; from += 2 * width) {
@@ -314,120 +257,87 @@ function* sortInSteps(ids: Int32Array, compare: (a: number, b: number) => number
   return source;
 }
 
-/**
- * Stretches grouped by project and line (group p * LINES + line holds [offsets[g], offsets[g + 1])), each group
- * cut by start into blocks of `block` (the last one shorter), each block by end from the highest.
- */
-interface Stretches {
-  readonly offsets: Int32Array;
-  readonly block: number;
-  /** Group g's blocks are [offsets[g], offsets[g + 1]) here, each with the lowest and highest start of its stretches. */
-  readonly blocks: { readonly offsets: Int32Array; readonly lowest: Int32Array; readonly highest: Int32Array };
-  /** Doubled ranks among the line's bounds: 2i + 1 is bound i, 2i the gap below it. */
-  readonly starts: Int32Array;
-  readonly ends: Int32Array;
-  readonly positions: Int32Array;
-  readonly statuses: Uint8Array;
-}
-
-/** The commits records name: their first seven characters as numbers, ascending, with each record's project and position. */
-interface Commits {
-  readonly prefixes: Int32Array;
-  readonly projects: Int32Array;
-  readonly positions: Int32Array;
-}
-
-/** What the index reads at a commit id with a letter. */
-interface AtCommits {
-  /** Each record's answer at a commit it does not name, where it is `affected` or `unknown`. */
-  readonly answers: ByProject;
-  /** Records whose answer there is left to the check (an entry of another ordering). */
-  readonly checked: ByProject;
-  readonly commits: Commits;
-}
-
 export class RangeIndex {
   constructor(
     /** Each line's distinct bounds, parsed, ascending. */
     private readonly keys: readonly (readonly unknown[])[],
-    private readonly stretches: Stretches,
-    /** Records whose answer is the same at every such version, with it. */
-    private readonly constant: ByProject,
-    /** Records the ranks cannot answer for: checked one by one. */
-    private readonly checked: ByProject,
-    private readonly atCommits: AtCommits,
+    /** The packed sections (see STRETCHES to COMMITS). */
+    private readonly data: Int32Array,
   ) {}
 
+  /** Where section s begins and ends in `data`. */
+  #section(s: number): [number, number] {
+    return [this.data[1 + s]!, this.data[2 + s]!];
+  }
+
   /**
-   * The records of a project whose status at the version is one asked for, found by rank, and the records
-   * to check one by one; undefined when the version is not one the ranks answer for (then every record of
-   * the project is checked, as before).
+   * The project's records whose status at the version is one asked for, found by rank, and the records to
+   * check one by one; undefined when the version is not one the ranks answer for (then every record of the
+   * project is checked, as before).
    */
-  find(project: number, version: string, asked: ReadonlySet<VersionStatus>): RangeAnswer | undefined {
-    if (isCommitVersion(version)) return this.#atCommit(project, version, asked);
+  find(version: string, asked: ReadonlySet<VersionStatus>): RangeAnswer | undefined {
+    if (isCommitVersion(version)) return this.#atCommit(version, asked);
     if (!isRankableVersion(version)) return undefined;
-    const { offsets, starts, ends, positions, statuses, block, blocks } = this.stretches;
-    // Each hit as position * 4 + status code, so one numeric sort puts them in listing order.
+    const data = this.data;
+    const step = 3 * data[0]!;
     const hits: number[] = [];
     const wanted = STATUSES.map((status) => asked.has(status));
     for (let line = 0; line < LINES; line++) {
-      const g = project * LINES + line;
-      if (g + 1 >= offsets.length || offsets[g] === offsets[g + 1]) continue;
+      const [from, to] = this.#section(STRETCHES + line);
+      if (from === to) continue;
       const order = LINE_ORDERS[line]!;
       const key = order.parse(version);
       if (key === undefined) return undefined;
       const at = rankOf(this.keys[line]!, key, order.compare);
-      const to = offsets[g + 1]!;
-      for (let b = blocks.offsets[g]!, first = offsets[g]!; first < to && blocks.lowest[b]! <= at; b++, first += block) {
-        const last = Math.min(first + block, to);
-        if (blocks.highest[b]! <= at) {
+      for (let b = this.#section(BLOCKS + line)[0], first = from; first < to && data[b]! <= at; b += 2, first += step) {
+        const last = Math.min(first + step, to);
+        if (data[b + 1]! <= at) {
           // Every stretch of the block starts at or below the version: those ending at or above it come first.
-          for (let i = first; i < last && ends[i]! >= at; i++) if (wanted[statuses[i]!]) hits.push(positions[i]! * 4 + statuses[i]!);
+          for (let i = first; i < last && data[i + 1]! >= at; i += 3) if (wanted[data[i + 2]! & 3]) hits.push(data[i + 2]!);
         } else {
-          for (let i = first; i < last; i++) {
-            if (starts[i]! <= at && ends[i]! >= at && wanted[statuses[i]!]) hits.push(positions[i]! * 4 + statuses[i]!);
-          }
+          for (let i = first; i < last; i += 3)
+            if (data[i]! <= at && data[i + 1]! >= at && wanted[data[i + 2]! & 3]) hits.push(data[i + 2]!);
         }
       }
     }
-    const constant = this.constant;
-    for (let i = constant.starts[project] ?? 0; i < (constant.starts[project + 1] ?? 0); i++) {
-      if (wanted[constant.statuses[i]!]) hits.push(constant.positions[i]! * 4 + constant.statuses[i]!);
-    }
+    const [from, to] = this.#section(CONSTANT);
+    for (let i = from; i < to; i++) if (wanted[data[i]! & 3]) hits.push(data[i]!);
     // A record answers once: its stretches are disjoint, and it is in one line or among the constants.
-    const sorted = Float64Array.from(hits).sort();
+    const sorted = Int32Array.from(hits).sort();
     return answer(
-      Int32Array.from(sorted, (hit) => Math.floor(hit / 4)),
-      Array.from(sorted, (hit) => STATUSES[hit % 4]!),
-      ofProject(this.checked, project).positions,
+      sorted.map((found) => found >> 2),
+      Array.from(sorted, (found) => STATUSES[found & 3]!),
+      data.slice(...this.#section(CHECKED)),
     );
   }
 
   /** At a commit id with a letter: each record's answer there, but those naming a commit that begins alike are checked. */
-  #atCommit(project: number, version: string, asked: ReadonlySet<VersionStatus>): RangeAnswer {
-    const { prefixes, projects, positions } = this.atCommits.commits;
+  #atCommit(version: string, asked: ReadonlySet<VersionStatus>): RangeAnswer {
+    const data = this.data;
     const prefix = commitPrefix(version);
+    const [first, end] = this.#section(COMMITS);
     let low = 0;
-    let high = prefixes.length;
+    let high = (end - first) / 2;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (prefixes[middle]! < prefix || (prefixes[middle] === prefix && projects[middle]! < project)) low = middle + 1;
+      if (data[first + 2 * middle]! < prefix) low = middle + 1;
       else high = middle;
     }
     const naming: number[] = [];
-    for (let i = low; i < prefixes.length && prefixes[i] === prefix && projects[i] === project; i++) naming.push(positions[i]!);
+    for (let i = first + 2 * low; i < end && data[i] === prefix; i += 2) naming.push(data[i + 1]!);
     const excluded = new Set(naming);
-    const answers = ofProject(this.atCommits.answers, project);
     const found: number[] = [];
     const statuses: VersionStatus[] = [];
-    for (const [i, position] of answers.positions.entries()) {
-      const status = STATUSES[answers.statuses[i]!]!;
+    const [from, to] = this.#section(AT_COMMIT);
+    for (let i = from; i < to; i++) {
+      const status = STATUSES[data[i]! & 3]!;
+      const position = data[i]! >> 2;
       if (asked.has(status) && !excluded.has(position)) {
         found.push(position);
         statuses.push(status);
       }
     }
-    return answer(Int32Array.from(found), statuses, union(ofProject(this.atCommits.checked, project).positions, naming));
+    return answer(Int32Array.from(found), statuses, union(data.subarray(...this.#section(CHECKED_AT_COMMIT)), naming));
   }
 }
 
@@ -444,13 +354,6 @@ function merged(a: Int32Array, b: Int32Array): Int32Array {
   let j = 0;
   for (let k = 0; k < out.length; k++) out[k] = j >= b.length || (i < a.length && a[i]! < b[j]!) ? a[i++]! : b[j++]!;
   return out;
-}
-
-/** A project's records in a ByProject, and their statuses. */
-function ofProject({ starts, positions, statuses }: ByProject, project: number): { positions: Int32Array; statuses: Uint8Array } {
-  const from = starts[project] ?? 0;
-  const to = starts[project + 1] ?? from;
-  return { positions: positions.subarray(from, to), statuses: statuses.subarray(from, to) };
 }
 
 /** Two ascending lists as one, each position once. */

@@ -12,6 +12,7 @@ import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import type { Snapshot } from '../../core/snapshot.js';
 import { SERVICE_VERSION } from '../../version.js';
+import { routeOf } from './route-of.js';
 
 export type CachePolicy = 'public' | 'immutable' | 'dataset' | 'no-store';
 
@@ -116,7 +117,7 @@ export type Caching = (request: FastifyRequest, reply: FastifyReply, payload: un
 export function cachingOf(maxAgeSeconds: number, datasetVersion: () => string): Caching {
   const publicControl = `public, max-age=${maxAgeSeconds}`;
   return (request, reply, payload) => {
-    const policy = request.routeOptions.config?.caching;
+    const policy = routeOf(request).caching;
     const tagged = reply.getHeader('etag');
     if (policy === 'dataset' && typeof tagged === 'string' && (reply.statusCode === 200 || reply.statusCode === 304)) {
       // Tagged by the handler (answeredNotModified), which has answered 304 itself if it had to.

@@ -13,6 +13,7 @@ import { setEdgeHeaders } from './edge-headers.js';
 import type { RatePolicy, RateStore } from './rate-limit/gcra.js';
 import { type Limiter, registerRateLimit } from './rate-limit/rate-limit.js';
 import { requestLogOf } from './request-log.js';
+import { registerRouteOf } from './route-of.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -55,6 +56,7 @@ export function registerEdge(app: FastifyInstance, options: EdgeOptions): void {
     on('rate-limit') && options.rateLimit ? registerRateLimit(app, options.rateLimit.policy, options.rateLimit.store) : undefined;
   const caching: Caching | undefined = on('caching') ? cachingOf(options.cacheMaxAgeSeconds, options.datasetVersion) : undefined;
   const draining = on('rest') ? registerDraining(app) : undefined;
+  if (caching || on('request-log')) registerRouteOf(app);
   app.decorateRequest('client', '');
   app.decorateRequest('fromTrustedProxy', false);
   if (headers) registerPreflightRoute(app);

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { pino } from 'pino';
+import { routeOf } from './route-of.js';
 
 /**
  * One structured line per request, written when the response is sent (the edge's onResponse hook): id,
@@ -40,7 +41,7 @@ function fieldsOf(request: FastifyRequest, reply: FastifyReply) {
     reqId: request.id,
     method: request.method,
     url: request.url,
-    route: request.routeOptions.url ?? null,
+    route: routeOf(request).url ?? null,
     status: reply.statusCode,
     ms: Math.round(reply.elapsedTime * 100) / 100,
     client: request.client,
@@ -107,7 +108,7 @@ export function requestLogOf(logger: FastifyBaseLogger): RequestLog {
   const { prefix, end, enabled, write } = pinoLine;
   return (request, reply) => {
     if (!enabled()) return;
-    const route = request.routeOptions.url;
+    const route = routeOf(request).url;
     write(
       `${prefix()},"reqId":"${request.id}","method":"${request.method}","url":${JSON.stringify(request.url)},"route":${route === undefined ? 'null' : JSON.stringify(route)},"status":${reply.statusCode},"ms":${Math.round(reply.elapsedTime * 100) / 100},"client":"${request.client}"${end}`,
     );
