@@ -5,8 +5,18 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 export const BIN = fileURLToPath(new URL('../bin/cve-records.js', import.meta.url));
+/** The service's program's first line: `#!/usr/bin/env -S [NAME=value …] node [flags …]`. */
+const FIRST_LINE = /^#!\S*env -S((?:\s+\w+=\S*)*)\s+node\b(.*)$/m.exec(readFileSync(BIN, 'utf8'))!;
 /** The Node flags the service runs with, from its program's first line, so the benchmarks measure the service as run. */
-export const NODE_FLAGS = /^#!.*\bnode\b(.*)$/m.exec(readFileSync(BIN, 'utf8'))![1]!.trim().split(/\s+/).filter(Boolean);
+export const NODE_FLAGS = FIRST_LINE[2]!.trim().split(/\s+/).filter(Boolean);
+/** The environment the same line sets for Node (malloc's settings). */
+export const NODE_ENV: NodeJS.ProcessEnv = Object.fromEntries(
+  FIRST_LINE[1]!
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((setting) => [setting.slice(0, setting.indexOf('=')), setting.slice(setting.indexOf('=') + 1)]),
+);
 
 export interface Server {
   url: string;
@@ -16,7 +26,7 @@ export interface Server {
 
 /** Spawns a node script and waits for its "Server listening at" line. */
 export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Server> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...NODE_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return listeningServer(child, 'SIGTERM', 'server');
 }
 
@@ -93,7 +103,10 @@ export function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
 /** Runs the CLI to its end (an error unless it exits 0), sampling its peak resident memory every 20 ms. */
 export async function runCli(args: string[]): Promise<Run> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...NODE_FLAGS, BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, BIN, ...args], {
+    env: { ...process.env, ...NODE_ENV },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
