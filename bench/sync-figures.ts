@@ -90,7 +90,10 @@ export async function syncSection(seconds: number): Promise<void> {
   const store = join(state, 'records.db');
   const checkpoint = join(state, 'records.snapshot');
   const args = ['sync', upstream, '--catalog', store];
-  const baseline = await runCli([...args, '--checkpoint', checkpoint]);
+  // The first sync alone is the target's measure; the checkpoint the start below reads is written by a second
+  // run (nothing new upstream, the file missing), so its own time and peak are seen apart from the sync's.
+  const baseline = await runCli(args);
+  const checkpointed = await runCli([...args, '--checkpoint', checkpoint]);
 
   // The split deployment: a server on the store, a sync process writing it.
   const startMs = await firstAnswerMs(store, []);
@@ -158,6 +161,12 @@ export async function syncSection(seconds: number): Promise<void> {
         value: `${baseline.seconds.toFixed(1)} s, peak ${Math.round(baseline.peakMb)} MB`,
         target: '<= 60 s, <= 1 GB',
         met: baseline.seconds <= 60 && baseline.peakMb <= 1024 ? 'yes' : 'NO',
+      },
+      {
+        measure: 'its checkpoint, written by a second run with nothing new upstream (sync --checkpoint)',
+        value: `${checkpointed.seconds.toFixed(1)} s, peak ${Math.round(checkpointed.peakMb)} MB`,
+        target: '',
+        met: '',
       },
       {
         measure: 'a 500-record delta: the sync step (its own time, download excluded), and the sync process peak',

@@ -18,12 +18,15 @@ const WRITE_BYTES = 1 << 20;
 export class DetailsSpool {
   // Closed when the spool is collected: its readers hold it, so they read until they are dropped.
   readonly #file = TextFile.temporary();
+  /** Bytes written to the file so far. */
   #end = 0;
-  #pending: string[] = [];
-  #pendingBytes = 0;
-  // One buffer every write goes through (reads go through the file's own): a buffer per text made 280 MB of
-  // garbage outside the JS heap, which V8 collected late, when the writers read the corpus's details back.
-  #buffer = Buffer.allocUnsafe(2 * WRITE_BYTES);
+  // One buffer every text is encoded into where it lands, written out when full (reads go through the
+  // file's own): a buffer per text made 280 MB of garbage outside the JS heap, which V8 collected late; the
+  // texts of a megabyte joined into one string first cost twenty times the encoding (docs/PERFORMANCE.md,
+  // "The lead's work, stop 36").
+  #buffer = Buffer.allocUnsafe(WRITE_BYTES);
+  /** Bytes of the buffer not yet written. */
+  #used = 0;
   /** Per record added, in order: its text's offset (-1 for none) and byte length, and its filters. */
   readonly #offsets: number[] = [];
   readonly #lengths: number[] = [];
@@ -42,12 +45,15 @@ export class DetailsSpool {
       return;
     }
     const bytes = Buffer.byteLength(details.json);
-    this.#offsets.push(this.#end + this.#pendingBytes);
+    if (this.#used + bytes > this.#buffer.length) {
+      this.#flush();
+      // A text larger than the buffer gets a buffer of its size.
+      if (bytes > this.#buffer.length) this.#buffer = Buffer.allocUnsafe(bytes);
+    }
+    this.#offsets.push(this.#end + this.#used);
     this.#lengths.push(bytes);
     this.#filters.push(details.filters);
-    this.#pending.push(details.json);
-    this.#pendingBytes += bytes;
-    if (this.#pendingBytes >= WRITE_BYTES) this.#flush();
+    this.#used += this.#buffer.write(details.json, this.#used);
   }
 
   /** The details read back, the record at index i being the one added i-th in `order`. */
@@ -72,18 +78,8 @@ export class DetailsSpool {
   }
 
   #flush(): void {
-    const length = this.#pendingBytes;
-    const buffer = this.#room(length);
-    buffer.write(this.#pending.join(''), 0, 'utf8');
-    this.#file.writeAt(buffer, length, this.#end);
-    this.#end += length;
-    this.#pending = [];
-    this.#pendingBytes = 0;
-  }
-
-  /** The write buffer, grown when a batch is larger than it. */
-  #room(length: number): Buffer {
-    if (length > this.#buffer.length) this.#buffer = Buffer.allocUnsafe(length);
-    return this.#buffer;
+    this.#file.writeAt(this.#buffer, this.#used, this.#end);
+    this.#end += this.#used;
+    this.#used = 0;
   }
 }

@@ -64,7 +64,7 @@ export async function writeSnapshotFile(
       headBytes += piece.length;
     }
     // The text region, encoded a megabyte at a time rather than as one buffer per text.
-    for (const text of inChunks(texts(records, indexOf, details))) await file.write(Buffer.from(text));
+    for (const chunk of inChunks(texts(records, indexOf, details))) await file.write(chunk);
     await file.sync();
     return headBytes + textLength;
   } finally {
