@@ -12,7 +12,7 @@ import { HAS_CALLGRIND, type InstructionCase, type Instructions, instructionsPer
 import { heading } from './noise.js';
 import { NODE_FLAGS, SERVE_OPTIONS, type Server, spawnServer, table } from './support.js';
 import { syntheticRecord, writeSyntheticCatalog } from './synthetic-catalog.js';
-import { ensureTools, PINNED, pinServer, type WrkLoad, wrkLoad } from './wrk.js';
+import { ensureTools, type MeasuredWindow, PINNED, pinServer, type WrkLoad, wrkLoad } from './wrk.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -26,6 +26,8 @@ const INSTRUCTION_RECORDS = Number(process.env.BENCH_INSTRUCTION_RECORDS ?? 20_0
 
 const LAYERS_SERVER = new URL('./layers-server.mjs', import.meta.url).pathname;
 const BARE_SERVER = new URL('./bare-server.mjs', import.meta.url).pathname;
+/** Preloaded into the servers measured by wrk: their collections, counted (gc-counts.mjs). */
+const GC_COUNTS = ['--import', new URL('./gc-counts.mjs', import.meta.url).pathname];
 
 interface Step {
   readonly name: string;
@@ -76,10 +78,58 @@ async function getOneBytes(catalog: string): Promise<string> {
 /** Under callgrind a server is slow enough for the default timeouts to cut clients off: longer ones there (headers at most the 30 s request timeout). */
 const PATIENT = ['--headers-timeout', '30', '--keep-alive-timeout', '600'];
 
+/**
+ * Under wrk, each server counts its collections and collects what its start left before it listens
+ * (layers-server.mjs); under callgrind (`patient`), neither, so counts compare with earlier runs.
+ */
 function serverArgs(step: Step, catalog: string, bareFile: string, patient = false): string[] {
-  if (step.layers === 'bare') return [BARE_SERVER, bareFile];
+  if (step.layers === 'bare') return [...(patient ? [] : GC_COUNTS), BARE_SERVER, bareFile];
   const layers = step.layers.length === 0 ? 'none' : step.layers.join(',');
-  return [...NODE_FLAGS, LAYERS_SERVER, layers, ...SERVE_OPTIONS, '--records', catalog, ...(patient ? PATIENT : [])];
+  const flags = patient ? NODE_FLAGS : [...NODE_FLAGS, '--expose-gc', ...GC_COUNTS];
+  return [...flags, LAYERS_SERVER, layers, ...SERVE_OPTIONS, '--records', catalog, ...(patient ? PATIENT : [])];
+}
+
+interface GcCounts {
+  young: number;
+  youngMs: number;
+  full: number;
+  fullMs: number;
+}
+
+/** The server's collections so far (gc-counts.mjs answers SIGUSR2 with a line on stderr). */
+function gcCounts(server: Server): Promise<GcCounts> {
+  return new Promise((resolve) => {
+    let tail = '';
+    const onData = (chunk: Buffer) => {
+      tail += chunk;
+      const match = /gc-counts (\{.*\})\n/.exec(tail);
+      if (!match) return;
+      server.child.stderr!.off('data', onData);
+      resolve(JSON.parse(match[1]!));
+    };
+    server.child.stderr!.on('data', onData);
+    server.child.kill('SIGUSR2');
+  });
+}
+
+/** The collections in a measured window, for its row. */
+function gcWindow(server: Server): MeasuredWindow & { counted: () => GcCounts } {
+  let before: GcCounts | undefined;
+  let after: GcCounts | undefined;
+  return {
+    start: async () => {
+      before = await gcCounts(server);
+    },
+    end: async () => {
+      after = await gcCounts(server);
+    },
+    counted: () => ({
+      young: after!.young - before!.young,
+      youngMs: after!.youngMs - before!.youngMs,
+      full: after!.full - before!.full,
+      fullMs: after!.fullMs - before!.fullMs,
+    }),
+  };
 }
 
 /** The paths a step is measured on: the bare server has get-one only. */
@@ -87,7 +137,7 @@ function casesOf(step: Step): CaseName[] {
   return step.layers === 'bare' ? ['get-one'] : ['get-one', 'list', 'details'];
 }
 
-type Figures = Map<Step, Partial<Record<CaseName, WrkLoad>>>;
+type Figures = Map<Step, Partial<Record<CaseName, WrkLoad & { gc: GcCounts }>>>;
 type Counts = Map<Step, Map<string, Instructions>>;
 
 async function measureThroughput(catalog: string, bareFile: string): Promise<Figures> {
@@ -105,9 +155,10 @@ async function measureThroughput(catalog: string, bareFile: string): Promise<Fig
         const server = servers.get(step)!;
         for (const name of casesOf(step)) {
           const path = step.layers === 'bare' ? '/' : paths[name];
-          const result = await wrkLoad(`${server.url}${path}`, SECONDS, server.child.pid!);
+          const window = gcWindow(server);
+          const result = await wrkLoad(`${server.url}${path}`, SECONDS, server.child.pid!, undefined, window);
           const kept = best.get(step)!;
-          if (!kept[name] || result.rps > kept[name].rps) kept[name] = result;
+          if (!kept[name] || result.rps > kept[name].rps) kept[name] = { ...result, gc: window.counted() };
         }
       }
     }
@@ -145,6 +196,10 @@ function caseTable(name: CaseName, figures: Figures | undefined, counts: Counts 
       row['p99 ms'] = load.p99;
       row['server CPU µs/req'] = load.cpuMicros;
       row['CPU ratio (bare/this)'] = bare.cpuMicros / load.cpuMicros;
+      const requests = load.rps * SECONDS;
+      row['young / full GCs per 100k req'] =
+        `${Math.round((load.gc.young / requests) * 1e5)} / ${((load.gc.full / requests) * 1e5).toFixed(1)}`;
+      row['GC pauses µs/req'] = ((load.gc.youngMs + load.gc.fullMs) / requests) * 1000;
     }
     if (instructions !== undefined) {
       row['instructions/req, main thread (thousands)'] = thousands(instructions);

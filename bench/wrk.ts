@@ -93,16 +93,24 @@ export async function rotatingPaths(paths: readonly string[]): Promise<string> {
   return script;
 }
 
+/** Called right before and right after the measured seconds (the warm-up second excluded). */
+export interface MeasuredWindow {
+  start(): Promise<void>;
+  end(): Promise<void>;
+}
+
 /**
  * One warm-up second, then `seconds` of load at 50 connections; the server's CPU from /proc. With a
  * `script` (rotatingPaths), its paths on `url`'s server.
  */
-export async function wrkLoad(url: string, seconds: number, pid: number, script?: string): Promise<WrkLoad> {
+export async function wrkLoad(url: string, seconds: number, pid: number, script?: string, window?: MeasuredWindow): Promise<WrkLoad> {
   await runWrk(url, 1, script);
+  await window?.start();
   const cpuBefore = cpuSeconds(pid);
   const watch = watchQuietness();
   const { output, ticks } = await runWrk(url, seconds, script);
   const cpu = cpuSeconds(pid) - cpuBefore;
+  await window?.end();
   const quietness = watch.finish(cpu * 100 + ticks);
   record(quietness);
   if (isNoisy(quietness)) {

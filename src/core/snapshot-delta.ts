@@ -7,10 +7,12 @@ import type { CatalogProject, CatalogRecord, CatalogRemoval } from '../contract/
 import { patchedChangeOrder } from './change-order.js';
 import { recordHash, sumHashes, versionOf } from './content-hash.js';
 import { compareListingOrder } from './cve-id.js';
+import type { Derived } from './derived.js';
 import { detailsJson } from './details-json.js';
 import { patchedIdIndex } from './id-index.js';
 import { type OwnTexts, PatchedTexts } from './patched-texts.js';
-import { type TableRecord, tableRecord } from './record-table.js';
+import { type RecordTable, type TableRecord, tableRecord } from './record-table.js';
+import type { SearchIndex } from './search/search-index.js';
 import { layeredIndexSteps } from './search/search-layers.js';
 import { assembleSnapshot, inListingOrder, type ProjectAliases, type Snapshot } from './snapshot.js';
 import { patchTable } from './table-patch.js';
@@ -105,12 +107,8 @@ export function applyRows(
   const to = new Int32Array(previous.size).fill(-1);
   for (let position = 0; position < from.length; position++) if (from[position]! >= 0) to[from[position]!] = position;
   const table = patchTable(previous.table, ids, from, to, brought);
-  const patchedTexts =
-    textsOf === undefined ? PatchedTexts.patch(previous.texts, from, texts) : textsOf(ids, (position) => hashes[position]!);
+  const patchedTexts = textsOf === undefined ? PatchedTexts.patch(previous.texts, from, texts) : textsOf(ids, hashAt(hashes));
   const aliases = patchedAliases(previous.aliases, change.projects ?? []);
-  // Taken now, so the new snapshot holds the previous one's index (its base, built when this one's is,
-  // which a start from a checkpoint does after its first answers), never the previous snapshot.
-  const previousSearch = previous.search;
   const previousOrder = previous.changes.built ? previous.changes.get() : undefined;
   return assembleSnapshot({
     version: versionOf(change.lastVerified, ids.length, sum, removed),
@@ -121,12 +119,41 @@ export function applyRows(
     hashes: { column: hashes, sum },
     aliases,
     removed,
-    search: function* () {
-      return yield* layeredIndexSteps(yield* previousSearch.steps(), from, table, patchedTexts, aliases);
-    },
+    search: layeredSearch(previous.search, from, table, patchedTexts, aliases),
     ids: patchedIdIndex(previous.ids, ids, from),
     changes: previousOrder && ((inOrder) => patchedChangeOrder(previousOrder, to, table, [...brought.keys()], inOrder)),
   });
+}
+
+/**
+ * The hash of each position, for the texts a store reads on demand, which keep it. Made here, not in
+ * applyRows: a closure keeps the whole scope it was made in, and one made there kept what the scope's other
+ * closures read (the previous snapshot's index and change order) for as long as the texts lived.
+ */
+function hashAt(hashes: BigUint64Array): (position: number) => bigint {
+  return (position) => hashes[position]!;
+}
+
+/**
+ * The steps of the snapshot's index, layered on the previous snapshot's (its base, built when this one's
+ * is, which a start from a checkpoint does after its first answers), which it lets go once built: V8 keeps a
+ * generator function reachable after its run (from the shape of the objects it made), and with it what it
+ * read. Holding the previous index for good cost a `serve --sync` at 20,000 records 49 -> 96 MB of live
+ * heap over its first 10 changes (docs/PERFORMANCE.md, "Memory over many deltas, stop 36").
+ */
+function layeredSearch(
+  previous: Derived<SearchIndex>,
+  from: Int32Array,
+  table: RecordTable,
+  texts: TextStore,
+  aliases: ProjectAliases,
+): () => Generator<void, SearchIndex, void> {
+  let before: Derived<SearchIndex> | undefined = previous;
+  return function* () {
+    const index = yield* layeredIndexSteps(yield* before!.steps(), from, table, texts, aliases);
+    before = undefined;
+    return index;
+  };
 }
 
 /**

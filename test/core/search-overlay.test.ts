@@ -8,12 +8,14 @@ import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REALISTIC_QUERIES } from '../../bench/corpus-figures.js';
 import type { CatalogFile, CatalogRecord } from '../../src/contract/index.js';
+import { recordHash } from '../../src/core/content-hash.js';
+import { tableRecord } from '../../src/core/record-table.js';
 import { OverlayTextIndex } from '../../src/core/search/overlay-index.js';
 import { mergeOverlay } from '../../src/core/search/overlay-merge.js';
 import { search } from '../../src/core/search/search.js';
 import { StoredTextIndex } from '../../src/core/search/text-index.js';
-import { createSnapshot, type Snapshot } from '../../src/core/snapshot.js';
-import { applyChange, type SnapshotChange } from '../../src/core/snapshot-delta.js';
+import { createSnapshot, prepareSnapshot, type Snapshot } from '../../src/core/snapshot.js';
+import { applyChange, applyRows, type SnapshotChange } from '../../src/core/snapshot-delta.js';
 import { SnapshotStore } from '../../src/core/snapshot-store.js';
 import { loadDefaultCatalog } from '../support/app.js';
 import { mergeCatalog } from '../support/snapshot-views.js';
@@ -151,6 +153,32 @@ describe('search after changes', () => {
     expect(first.deref()).toBeUndefined();
     // The first index is the base the overlay reads: kept while snapshots read it, and only it.
     expect(firstIndex.deref()).toBeDefined();
+    expect(snapshot.search.get().text).toBeInstanceOf(OverlayTextIndex);
+  });
+
+  it('holds not the index of the snapshot before it when its texts are read from a store', { timeout: 120_000 }, async () => {
+    // A store's texts keep the hash of each position they were given; the function that gave it once kept
+    // the whole scope it was made in, the previous snapshot's index included.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const next = random(5);
+    let catalog = sample;
+    let snapshot = applyChange(createSnapshot(catalog), changeOf(catalog, 1, next));
+    await snapshot.search.prepare();
+    const previousIndex = new WeakRef(snapshot.search.get().text);
+    const change = changeOf(catalog, 2, next);
+    catalog = mergeCatalog(catalog, change);
+    const byId = new Map(catalog.records.map((record) => [record.id, record.summary]));
+    const upserted = change.upserted.map((record) => ({ record: tableRecord(record), hash: recordHash(record, undefined) }));
+    // The store's texts: each summary by id, the hash function kept as a store's texts keep it.
+    snapshot = applyRows(snapshot, { ...change, upserted }, (ids, hashOf) => ({
+      summary: (position) => (hashOf(position) === undefined ? undefined : byId.get(ids[position]!)),
+      details: () => undefined,
+    }));
+    await prepareSnapshot(snapshot);
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(previousIndex.deref()).toBeUndefined();
     expect(snapshot.search.get().text).toBeInstanceOf(OverlayTextIndex);
   });
 

@@ -12,6 +12,7 @@ import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import type { Snapshot } from '../../core/snapshot.js';
 import { SERVICE_VERSION } from '../../version.js';
+import { addHeaderLines, headerLines } from './header-block.js';
 import { routeOf } from './route-of.js';
 
 export type CachePolicy = 'public' | 'immutable' | 'dataset' | 'no-store';
@@ -114,15 +115,20 @@ const IMMUTABLE_CONTROL = 'public, max-age=31536000, immutable';
  */
 export type Caching = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => unknown;
 
+/** Cache-Control as a line of the header block (header-block.ts): Node checks no header it is not handed. */
+const controlLine = (value: string) => headerLines({ 'cache-control': value });
+const NO_STORE_LINE = controlLine('no-store');
+const IMMUTABLE_LINE = controlLine(IMMUTABLE_CONTROL);
+
 export function cachingOf(maxAgeSeconds: number, datasetVersion: () => string): Caching {
-  const publicControl = `public, max-age=${maxAgeSeconds}`;
+  const publicLine = controlLine(`public, max-age=${maxAgeSeconds}`);
   return (request, reply, payload) => {
     const policy = routeOf(request).caching;
     const tagged = reply.getHeader('etag');
     if (policy === 'dataset' && typeof tagged === 'string' && (reply.statusCode === 200 || reply.statusCode === 304)) {
       // Tagged by the handler (answeredNotModified), which has answered 304 itself if it had to.
       reply.header('etag', codedTag(tagged, reply.getHeader('content-encoding')));
-      reply.header('cache-control', publicControl);
+      addHeaderLines(reply, publicLine);
       return reply.statusCode === 200 ? payload : notModified(request, reply);
     }
     const cacheable =
@@ -131,7 +137,7 @@ export function cachingOf(maxAgeSeconds: number, datasetVersion: () => string): 
       (request.method === 'GET' || request.method === 'HEAD') &&
       (typeof payload === 'string' || Buffer.isBuffer(payload));
     if (!cacheable) {
-      reply.header('cache-control', 'no-store');
+      addHeaderLines(reply, NO_STORE_LINE);
       return payload;
     }
     // A handler that tagged its answer (records and pages, from stored tags) is not hashed again. A handler
@@ -141,7 +147,8 @@ export function cachingOf(maxAgeSeconds: number, datasetVersion: () => string): 
       typeof tagged === 'string' ? tagged : entityTag(datasetVersion(), payload as string | Buffer),
       reply.getHeader('content-encoding'),
     );
-    reply.header('etag', etag).header('cache-control', policy === 'immutable' ? IMMUTABLE_CONTROL : publicControl);
+    reply.header('etag', etag);
+    addHeaderLines(reply, policy === 'immutable' ? IMMUTABLE_LINE : publicLine);
     if (!noneMatch(request.headers['if-none-match'], etag)) return payload;
     reply.code(304);
     return notModified(request, reply);

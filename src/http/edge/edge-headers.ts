@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CORS_HEADERS } from './cors.js';
-import { addHeaderLines, headerLines } from './header-block.js';
+import { addHeaderLines, headerLines, replaceableLine } from './header-block.js';
 
 /**
  * Ids are always ours: a caller-chosen id could collide with another caller's in our logs. Node draws
@@ -12,25 +12,19 @@ export const generateRequestId = (): string => randomUUID();
 
 /**
  * What an API answer should say to a browser, the same on every response: no content sniffing, no
- * framing, no referrer, and readable from any origin (the data is public). One constant block of lines
- * (header-block.ts).
+ * framing, no referrer, readable from any origin (the data is public), and no active content. One constant
+ * block of lines (header-block.ts). The web pages set a policy of their own, which replaces the API's.
  */
-const EDGE_LINES = headerLines({
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-resource-policy': 'cross-origin',
-  ...CORS_HEADERS,
-});
-
-/**
- * No active content. An ordinary header rather than a line of the block: the web pages replace it with
- * their own, which a line written as it is would not let them do.
- */
-const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+const EDGE_LINES =
+  headerLines({
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-resource-policy': 'cross-origin',
+    ...CORS_HEADERS,
+  }) + replaceableLine('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
 
 /** Headers every response carries: its request id (ours, a UUID: generateRequestId) and the constant block. */
 export function setEdgeHeaders(request: FastifyRequest, reply: FastifyReply): void {
   addHeaderLines(reply, `x-request-id: ${request.id}\r\n${EDGE_LINES}`);
-  reply.header('content-security-policy', API_CSP);
 }

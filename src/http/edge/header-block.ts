@@ -24,8 +24,29 @@ export class HeaderBlockResponse<Request extends IncomingMessage = IncomingMessa
   headerLines = '';
 
   _storeHeader(firstLine: string, headers: unknown): void {
-    storeHeader.call(this, firstLine + this.headerLines, headers);
+    let lines = this.headerLines;
+    if (headers) {
+      for (let i = 0; i < replaceable.length; i++) {
+        const [name, line] = replaceable[i]!;
+        if ((headers as Record<string, unknown>)[name] !== undefined) lines = lines.replace(line, '');
+      }
+    }
+    storeHeader.call(this, firstLine + lines, headers);
   }
+}
+
+/** Lines that an ordinary header of the same name replaces: [lowercase name, line]. */
+const replaceable: Array<readonly [string, string]> = [];
+
+/**
+ * A default header as a line (checked now, as headerLines does) that a header of the same name set the
+ * ordinary way (`reply.header`) replaces, rather than joins: the API's Content-Security-Policy, which the
+ * web pages replace with their own (two policies would both apply, and the API's forbids what the pages load).
+ */
+export function replaceableLine(name: string, value: string): string {
+  const line = headerLines({ [name]: value });
+  replaceable.push([name.toLowerCase(), line]);
+  return line;
 }
 
 /** Constant headers as lines, each checked now, by Node's own rules, rather than at every response. */

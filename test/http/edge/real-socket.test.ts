@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HeaderBlockResponse } from '../../../src/http/edge/header-block.js';
 import { buildTestApp } from '../../support/app.js';
 
 let app: FastifyInstance;
@@ -66,27 +67,68 @@ describe('over a real socket', () => {
     expect(text).not.toMatch(/^event:/m);
   });
 
-  it('writes the edge headers once each, as inject sees them (the block of lines, header-block.ts), on an answer and on a stream', async () => {
-    const path = '/api/v1/cve-records/CVE-2025-9999';
-    const overSocket = await client.request({ method: 'GET', path });
-    await overSocket.body.dump();
-    const injected = await app.inject({ method: 'GET', url: path });
-    const perRequest = new Set(['x-request-id', 'date', 'connection', 'keep-alive', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit']);
-    const wire = overSocket.headers as Record<string, string | string[]>;
-    for (const [name, value] of Object.entries(wire)) expect(typeof value, `${name} written once`).toBe('string');
-    // Node writes keep-alive itself, on the wire only.
-    expect(
-      Object.keys(wire)
-        .filter((name) => name !== 'keep-alive')
-        .sort(),
-    ).toEqual(Object.keys(injected.headers).sort());
-    for (const [name, value] of Object.entries(injected.headers)) if (!perRequest.has(name)) expect(wire[name], name).toBe(value);
-    expect(wire['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(wire['x-frame-options']).toBe('DENY');
-    expect(wire.ratelimit).toMatch(/^"default";r=\d+;t=\d+$/);
+  it.each([
+    ['a record', '/api/v1/cve-records/CVE-2025-9999', {}],
+    ['a record not modified (304)', '/api/v1/cve-records/CVE-2025-9999', { 'if-none-match': 'etag' }],
+    ['an error (404)', '/api/v1/cve-records/CVE-1999-0001', {}],
+    // A page's own Content-Security-Policy replaces the API's line of the block.
+    ['a web page', '/', {}],
+  ] as const)(
+    'writes the edge headers once each, as inject sees them (the block of lines, header-block.ts): %s',
+    async (_what, path, asked) => {
+      const etag = (await app.inject({ method: 'GET', url: path })).headers.etag;
+      const headers = 'if-none-match' in asked ? { 'if-none-match': String(etag) } : {};
+      const overSocket = await client.request({ method: 'GET', path, headers });
+      await overSocket.body.dump();
+      const injected = await app.inject({ method: 'GET', url: path, headers });
+      expect(overSocket.statusCode).toBe(injected.statusCode);
+      const perRequest = new Set([
+        'x-request-id',
+        'date',
+        'connection',
+        'keep-alive',
+        'ratelimit-remaining',
+        'ratelimit-reset',
+        'ratelimit',
+      ]);
+      const wire = overSocket.headers as Record<string, string | string[]>;
+      for (const [name, value] of Object.entries(wire)) expect(typeof value, `${name} written once`).toBe('string');
+      // Node writes keep-alive itself, on the wire only.
+      expect(
+        Object.keys(wire)
+          .filter((name) => name !== 'keep-alive')
+          .sort(),
+      ).toEqual(Object.keys(injected.headers).sort());
+      for (const [name, value] of Object.entries(injected.headers)) if (!perRequest.has(name)) expect(wire[name], name).toBe(value);
+      expect(wire['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(wire['x-frame-options']).toBe('DENY');
+      expect(wire['cache-control']).toBeDefined();
+      expect(wire['content-security-policy']).toBeDefined();
+      expect(wire.ratelimit).toMatch(/^"default";r=\d+;t=\d+$/);
+    },
+  );
+
+  it('hands Node, which checks every header it is handed, only what is not a line of the block (a record: its tag, type and length)', async () => {
+    const handed: string[][] = [];
+    const storeHeader = HeaderBlockResponse.prototype._storeHeader;
+    HeaderBlockResponse.prototype._storeHeader = function (this: HeaderBlockResponse, firstLine: string, headers: unknown) {
+      handed.push(Object.keys(headers ?? {}).sort());
+      storeHeader.call(this, firstLine, headers);
+    };
+    try {
+      await (await client.request({ method: 'GET', path: '/api/v1/cve-records/CVE-2025-9999' })).body.dump();
+    } finally {
+      HeaderBlockResponse.prototype._storeHeader = storeHeader;
+    }
+    expect(handed).toEqual([['content-length', 'content-type', 'etag']]);
+  });
+
+  it('writes the edge headers on a stream, whose head is written by hand', async () => {
     const stream = await client.request({ method: 'GET', path: '/ask?query=CVE-2025-9999', headers: { accept: 'text/event-stream' } });
     await stream.body.dump();
     expect(stream.headers['access-control-allow-origin']).toBe('*');
     expect(stream.headers['ratelimit-limit']).toBe('1000000');
+    expect(stream.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(stream.headers['cache-control']).toBe('no-store');
   });
 });
