@@ -5,6 +5,8 @@
 // wait for once its snapshot is fully prepared (search index and derived tables), so that no preparation
 // runs between measured requests, and, given --expose-gc, once what the start left is collected.
 
+import { openSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { parseServeOptions } from '../dist/cli/serve-options.js';
 import { serviceLog } from '../dist/cli/service-log.js';
 import { createCursorCodec } from '../dist/core/cursor.js';
@@ -18,7 +20,12 @@ const [names = '', ...args] = process.argv.slice(2);
 const layers = new Set(names === 'none' ? [] : names.split(','));
 for (const layer of layers) if (!EDGE_LAYERS.includes(layer)) throw new Error(`unknown layer "${layer}" (${EDGE_LAYERS.join(', ')})`);
 const config = parseServeOptions(args, process.env);
-const log = serviceLog(config.logLevel);
+// The log, request lines included, is written as the service writes it, but to /dev/null rather than to the
+// bench's pipe: when the bench process, sharing the two cores with wrk and the server, fell behind, the full
+// pipe made the log's writes wait (EAGAIN, retried 100 ms later), the lines held meanwhile outlived two
+// scavenges, and about 170 bytes a request were promoted against 20 to 30 for a log written to a file,
+// full collections following at 340,000 records (docs/PERFORMANCE.md, "Hot path, stop 36").
+const log = serviceLog(config.logLevel, Object.assign(new PassThrough(), { fd: openSync('/dev/null', 'w') }));
 setInterval(() => log.flush(), 1000).unref();
 const snapshot = await loadSnapshot(fileSource(config.recordsFile));
 await prepareSnapshot(snapshot);

@@ -1,6 +1,7 @@
 // The `cve-records` command.
 import { CatalogError } from '../catalog/json/catalog-file.js';
 import { DatabaseError } from '../catalog/postgres/database.js';
+import { boundHeapGrowth } from './batch-heap.js';
 import { runDb, runValidate } from './catalog-commands.js';
 import { isClusterWorker, runPrimary } from './cluster.js';
 import { runImport } from './import-command.js';
@@ -52,8 +53,10 @@ export async function main(argv: string[]): Promise<number> {
         return -1;
       }
       case 'import':
+        boundHeapGrowth();
         return await runImport(rest, process.env);
       case 'sync':
+        boundHeapGrowth();
         return await runSync(rest, process.env);
       case 'validate':
         return await runValidate(rest);

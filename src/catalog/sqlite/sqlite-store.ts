@@ -89,6 +89,24 @@ function* rowsPast(db: DatabaseSync, since: number): Generator<StoredRecord, voi
     yield whole(row as unknown as RecordRow & FactColumns);
 }
 
+/**
+ * Drops the records table's indexes (all but its primary key) when the step starts on an empty table, and
+ * returns what makes them again. The first sync writes every record of a baseline: indexes built from the
+ * rows at the end cost two fifths less CPU than indexes kept up row by row (docs/PERFORMANCE.md, "The
+ * lead's work, stop 36"). All inside the step's transaction: a step that fails or is killed leaves them as
+ * they were, and other connections see the table and its indexes as the last commit left them.
+ */
+function withoutIndexesWhileEmpty(db: DatabaseSync): () => void {
+  if (db.prepare('SELECT 1 FROM cve_records LIMIT 1').get() !== undefined) return () => {};
+  const indexes = db
+    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'cve_records' AND sql IS NOT NULL")
+    .all() as unknown as { name: string; sql: string }[];
+  for (const { name } of indexes) db.exec(`DROP INDEX "${name}"`);
+  return () => {
+    for (const index of indexes) db.exec(index.sql);
+  };
+}
+
 /** Opens (creating and migrating when needed) the store at `path`; `readOnly` for servers that only read. */
 export function openSqliteStore(path: string, { readOnly = false }: { readOnly?: boolean } = {}): RecordStore {
   let db: DatabaseSync;
@@ -140,6 +158,7 @@ export function openSqliteStore(path: string, { readOnly = false }: { readOnly?:
       try {
         db.exec('BEGIN IMMEDIATE');
         try {
+          const indexesBack = withoutIndexesWhileEmpty(db);
           const before = state();
           const sequence = before.sequence + 1;
           let wrote = false;
@@ -241,6 +260,7 @@ export function openSqliteStore(path: string, { readOnly = false }: { readOnly?:
           };
           const { end, result } = await work(writer);
           const moved = wrote || end.lastVerified !== before.lastVerified;
+          indexesBack();
           finish(sql, moved ? sequence : before.sequence, end);
           db.exec('COMMIT');
           return { sequence: moved ? sequence : before.sequence, result };
