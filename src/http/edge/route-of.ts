@@ -4,13 +4,13 @@
 // the caching step and the request line read it at every request (about 0.4 thousand instructions each,
 // docs/PERFORMANCE.md, "Hot path, stop 36"). Here each route's two values are made once, when the route is
 // declared, and handed to the request by a wrapper of the route's handler.
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import type { CachePolicy } from './caching.js';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 
 export interface EdgeRoute {
   /** The route's URL pattern, as Fastify's `routeOptions.url`; none for a request no route took (a 404). */
   readonly url: string | undefined;
-  readonly caching: CachePolicy | undefined;
+  /** The route's caching policy, as caching.ts declares it on Fastify's route config (named there, not imported: caching.ts reads this file). */
+  readonly caching: FastifyContextConfig['caching'];
 }
 
 const ROUTE = Symbol('edge route');
