@@ -8,49 +8,40 @@ interface ObjectShape {
   readonly items?: ObjectShape;
 }
 
-/** A property of an object's schema, its key already written as JSON. */
-interface Field {
-  readonly key: string;
-  readonly prefix: string;
-  readonly shape: ObjectShape;
-}
-
-const fieldsOf = new WeakMap<ObjectShape, readonly Field[]>();
-
-/** The properties of an object's schema in order, laid out once per schema rather than at every object. */
-function fields(shape: ObjectShape): readonly Field[] {
-  let list = fieldsOf.get(shape);
-  if (list === undefined) {
-    list = Object.entries(shape.properties!).map(([key, property]) => ({ key, prefix: `${JSON.stringify(key)}:`, shape: property }));
-    fieldsOf.set(shape, list);
-  }
-  return list;
-}
+type Json = (value: unknown) => string;
 
 /**
- * A value as JSON with its object properties in the order its schema lists them, and only those. Written
- * by concatenation: the arrays and entries made per object cost an import's mapping of a record a tenth of
- * its time (docs/PERFORMANCE.md, "The sync step, stop 37").
+ * What writes a value as JSON with its object properties in the order its schema lists them, and only those.
+ * Made once per schema: each object's fields, their quoted names and writers are worked out here rather than
+ * at every value (listing the schema's properties per object was a fifth of an import's mapping time).
  */
-function orderedJson(schema: ObjectShape, value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) {
-    let text = '[';
-    for (let i = 0; i < value.length; i++) text += (i === 0 ? '' : ',') + orderedJson(schema.items!, value[i]);
-    return `${text}]`;
-  }
-  let text = '';
-  for (const { key, prefix, shape } of fields(schema)) {
-    const field = (value as Record<string, unknown>)[key];
-    if (field !== undefined) text += (text === '' ? '{' : ',') + prefix + orderedJson(shape, field);
-  }
-  return text === '' ? '{}' : `${text}}`;
+function orderedJson(schema: ObjectShape): Json {
+  const item = schema.items === undefined ? undefined : orderedJson(schema.items);
+  const fields =
+    schema.properties &&
+    Object.entries(schema.properties).map(([key, property]) => ({ key, name: `${JSON.stringify(key)}:`, json: orderedJson(property) }));
+  return (value) => {
+    if (value === null || typeof value !== 'object') return JSON.stringify(value);
+    if (Array.isArray(value)) {
+      let out = '[';
+      for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + item!(value[i]);
+      return `${out}]`;
+    }
+    let out = '';
+    for (const { key, name, json } of fields!) {
+      const field = (value as Record<string, unknown>)[key];
+      if (field !== undefined) out += (out === '' ? '' : ',') + name + json(field);
+    }
+    return `{${out}}`;
+  };
 }
+
+const recordDetailsJson = orderedJson(RecordDetails as ObjectShape);
 
 /**
  * A record's details as a text store keeps them: JSON in the contract's field order, however the catalog
  * ordered them (PostgreSQL's jsonb reorders keys), so detailsBody can send the stored text as it is.
  */
 export function detailsJson(details: RecordDetails): string {
-  return orderedJson(RecordDetails as ObjectShape, details);
+  return recordDetailsJson(details);
 }
