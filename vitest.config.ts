@@ -12,6 +12,7 @@ const SERVICE_TESTS = [
   'test/system/graceful-operation.test.ts',
   'test/system/deployment.test.ts',
   'test/import/sync.test.ts',
+  'test/catalog/known-names.test.ts',
 ];
 
 export default defineConfig({

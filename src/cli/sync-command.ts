@@ -297,7 +297,7 @@ async function syncOnce(
   }
 }
 
-async function stepSummary({ label, report, result, sequence, ms }: AppliedStep, store: RecordStore): Promise<string> {
+async function stepSummary({ label, report, result, sequence, ms, cpuMs }: AppliedStep, store: RecordStore): Promise<string> {
   const changed = [
     `${report.added.length} added`,
     `${report.updated.length} updated`,
@@ -308,7 +308,7 @@ async function stepSummary({ label, report, result, sequence, ms }: AppliedStep,
   const published = report.published.length > 0 ? `; now public: ${report.published.join(', ')}` : '';
   const skipped = result.problems.length;
   const bad = skipped > 0 ? `; ${skipped} bad record${skipped === 1 ? '' : 's'} skipped (listed below)` : '';
-  return `applied ${label} in ${Math.round(ms)} ms: read ${result.read}, ${changed.join(', ')}${bad}${published}; sequence ${sequence} (${describeCursor(await store.state())})`;
+  return `applied ${label} in ${Math.round(ms)} ms (CPU ${Math.round(cpuMs)} ms): read ${result.read}, ${changed.join(', ')}${bad}${published}; sequence ${sequence} (${describeCursor(await store.state())})`;
 }
 
 function describeCursor(state: StoreState): string {

@@ -17,9 +17,13 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
  */
 export type ValidationPreset = 'request' | 'data';
 
+// The schemas either checks against are the contract's own, checked against JSON Schema's meta-schema by
+// the tests (test/catalog/catalog-schemas.test.ts): checking them again at every compile cost each sync step
+// (a process of its own) a tenth of a second, and a server's start a quarter of a second of compiling the
+// meta-schema (docs/PERFORMANCE.md, "The sync step, stop 37").
 const PRESETS = {
-  request: { strict: false, allErrors: false, removeAdditional: false, useDefaults: true, coerceTypes: true },
-  data: { strict: false, allErrors: true },
+  request: { strict: false, allErrors: false, removeAdditional: false, useDefaults: true, coerceTypes: true, validateSchema: false },
+  data: { strict: false, allErrors: true, validateSchema: false },
 } as const;
 
 export function createValidator(preset: ValidationPreset): Ajv2020 {

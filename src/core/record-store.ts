@@ -46,8 +46,8 @@ export interface StoreWriter {
   held(ids: readonly string[]): Promise<{ records: Map<string, StoredRecord>; removals: Map<string, string> }>;
   /** The other spellings held for these projects. */
   aliasesOf(names: readonly string[]): Promise<Map<string, string[]>>;
-  /** What a delta's spellings are mapped onto: the names records use, the spellings and groups held. */
-  knownNames(): Promise<KnownNames>;
+  /** What a delta's spellings are mapped onto, of the names, groups and products `lookups` asks for. */
+  knownNames(lookups: NameLookups): Promise<KnownNames>;
   upsert(records: readonly StoredRecord[]): Promise<void>;
   /** Records that leave, each kept as a removal (replacing an earlier one of the id). */
   remove(removals: readonly CatalogRemoval[]): Promise<void>;
@@ -60,11 +60,32 @@ export interface StoreWriter {
   setGroups(groups: ReadonlyMap<string, string>, whole: boolean): Promise<void>;
 }
 
+/** The keys a delta's spellings are looked up by (import/canonical-projects.ts, aliasKeys), by kind. */
+export interface NameLookups {
+  /** Compact keys (core/compact-key.ts) of spellings. */
+  readonly names: readonly string[];
+  /** Keys of vendors' groups of spellings (`productKey@vendorKey`). */
+  readonly groups: readonly string[];
+  /** Product keys of spellings without a vendor: a group's product key, alone or after its vendor's key. */
+  readonly products: readonly string[];
+}
+
+/** What a store holds of the names a delta's spellings are looked up by (NameLookups), never all it holds. */
 export interface KnownNames {
-  /** Each project name records use, with how many records use it. */
+  /**
+   * The project names records use whose compact key is one of the lookups' names, and the projects of the
+   * groups given, each with how many records use it; in the order of the names' UTF-8 bytes.
+   */
   readonly projects: ReadonlyMap<string, number>;
-  readonly aliases: readonly CatalogProject[];
-  /** As setGroups wrote them (none in a store written before they were kept, until its next baseline). */
+  /**
+   * Every project's spellings, only from a store that holds no groups (written before they were kept,
+   * until its next baseline), whose delta maps spellings by spelling alone.
+   */
+  readonly aliases?: readonly CatalogProject[];
+  /**
+   * As setGroups wrote them, those asked for and those of the products asked for (their product key alone
+   * or after their vendor's), in the order of their keys' UTF-8 bytes.
+   */
   readonly groups: ReadonlyMap<string, string>;
 }
 

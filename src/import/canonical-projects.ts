@@ -8,6 +8,7 @@
 // spellings no rule can (MySQL is "Oracle MySQL" in descriptions). Each group is named by its most used
 // spelling, preferring what CNAs wrote; every other spelling stays with the project as an alias, for
 // search. Groups that end with one name are one project. Deterministic: the same records give the same names.
+import { compactKey } from '../core/compact-key.js';
 import type { NamingStep } from './project-naming.js';
 import { repositoryOf } from './project-naming.js';
 import { collapseWhitespace } from './text.js';
@@ -42,14 +43,6 @@ export interface CanonicalNames {
 export function groupKey(name: string, vendor: string | undefined): string {
   const vendorPart = vendorKey(vendor);
   return vendorPart === '' ? '' : `${projectKey(name, vendor)}@${vendorPart}`;
-}
-
-/** Letters and digits only, lower case: the spelling-free form names are compared in. */
-export function compactKey(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 const CORPORATE =
@@ -130,6 +123,34 @@ function authority(step: NameOccurrence['step']): number {
 /** Occurrences that are the same spelling, vendor and step are one, counted: 340,000 records hold about 20,000. */
 const identityOf = (occurrence: NameOccurrence) => `${occurrence.name}\u0000${occurrence.vendor ?? '\u0001'}\u0000${occurrence.step}`;
 
+/**
+ * The keys an alias table is asked for an occurrence's spelling, in the order they are tried: a
+ * vendor-bound spelling by the product key (`productKey@vendorKey`; `productKey@` without a vendor), any
+ * other by the spelling itself (version and all, or as displayed, or without its version), never by a
+ * key the vendor was cut from ("CRMEB Java" is not Java).
+ */
+export function aliasKeys(occurrence: NameOccurrence): string[] {
+  return [
+    `${projectKey(occurrence.name, occurrence.vendor)}@${vendorKey(occurrence.vendor)}`,
+    compactKey(occurrence.name),
+    compactKey(displayed(occurrence)),
+    projectKey(occurrence.name, undefined),
+  ];
+}
+
+/** Every key an alias table is asked for the spellings of `occurrences` (see aliasKeys). */
+export function aliasKeysOf(occurrences: Iterable<NameOccurrence>): Set<string> {
+  const keys = new Set<string>();
+  const seen = new Set<string>();
+  for (const occurrence of occurrences) {
+    const identity = identityOf(occurrence);
+    if (seen.has(identity)) continue;
+    seen.add(identity);
+    for (const key of aliasKeys(occurrence)) keys.add(key);
+  }
+  return keys;
+}
+
 export function canonicalProjects(occurrences: Iterable<NameOccurrence>, aliases: AliasTable = new Map()): CanonicalNames {
   const distinct = new Map<string, { occurrence: NameOccurrence; count: number }>();
   for (const occurrence of occurrences) {
@@ -139,17 +160,13 @@ export function canonicalProjects(occurrences: Iterable<NameOccurrence>, aliases
     else distinct.set(identity, { occurrence, count: 1 });
   }
   const vendorKeyOf = (occurrence: NameOccurrence): string => vendorKey(occurrence.vendor);
-  // The product key of each occurrence; `=Name` when the curated table names it: a vendor-bound
-  // spelling by the product key, any other by the spelling itself (version and all, or without its
-  // version), never by a key the vendor was cut from ("CRMEB Java" is not Java).
+  // The product key of each occurrence; `=Name` when the curated table names it (by aliasKeys).
   const productKeyOf = (occurrence: NameOccurrence): string => {
-    const key = projectKey(occurrence.name, occurrence.vendor);
-    const curated =
-      aliases.get(`${key}@${vendorKeyOf(occurrence)}`) ??
-      aliases.get(compactKey(occurrence.name)) ??
-      aliases.get(compactKey(displayed(occurrence))) ??
-      aliases.get(projectKey(occurrence.name, undefined));
-    return curated !== undefined ? `=${curated}` : key;
+    for (const key of aliasKeys(occurrence)) {
+      const curated = aliases.get(key);
+      if (curated !== undefined) return `=${curated}`;
+    }
+    return projectKey(occurrence.name, occurrence.vendor);
   };
   // Which vendors have each product key, and how often: a spelling without a vendor joins the most used.
   const vendorsOfProduct = new Map<string, Map<string, number>>();

@@ -7,7 +7,7 @@
 import type { CatalogFile, CatalogRecord, RecordDetails } from '../contract/index.js';
 import type { CatalogDetails } from '../core/catalog-details.js';
 import { CVE_RECORD_URL_PREFIX, compareListingOrder } from '../core/cve-id.js';
-import { type AliasTable, canonicalProjects, type NameOccurrence } from './canonical-projects.js';
+import { type AliasTable, aliasKeysOf, canonicalProjects, type NameOccurrence } from './canonical-projects.js';
 import type { MapWarning } from './cve-json5.js';
 import { DetailsSpool } from './details-spool.js';
 import { BAD_INPUT, type EntryOutcome, SKIP_CATEGORIES, type SkipCategory } from './entry-mapping.js';
@@ -34,6 +34,11 @@ export interface ImportOptions {
   readonly listUnpublished?: boolean;
   /** Curated project spellings (data/project-aliases.tsv). */
   readonly aliases?: AliasTable;
+  /**
+   * Instead of `aliases`: the table for the keys the records' spellings are looked up by (aliasKeys), asked
+   * once they are all read. A sync's delta asks the store for those names alone, never all it holds.
+   */
+  readonly aliasesFor?: (keys: ReadonlySet<string>) => Promise<AliasTable>;
   /** Worker threads that parse and map; 0 maps in this thread. */
   readonly workers?: number;
   readonly onEntry?: (read: number) => void;
@@ -199,7 +204,8 @@ export async function importRecords(entries: AsyncIterable<InputEntry>, options:
   }
 
   // One name per project, however the records spelled it.
-  const canonical = canonicalProjects(occurrences, options.aliases);
+  const aliases = options.aliasesFor === undefined ? options.aliases : await options.aliasesFor(aliasKeysOf(occurrences));
+  const canonical = canonicalProjects(occurrences, aliases);
   records.forEach((record, i) => {
     (record as { project: string }).project = canonical.nameOf(occurrences[i]!);
   });

@@ -10,9 +10,11 @@ export const SUMMARY_MAX_CHARS = 1000;
  * or reorder what a reader sees.
  */
 export function collapseWhitespace(text: string): string {
+  // The second replace takes only what is not already one plain space (a run of two or more, or a single
+  // other space character): matching every space between words made each a replacement.
   return text
     .replace(/\p{Cf}+/gu, '')
-    .replace(/\s+/gu, ' ')
+    .replace(/\s{2,}|[^\S ]/gu, ' ')
     .trim();
 }
 

@@ -275,4 +275,28 @@ describe('project names', () => {
     expect(projectKeys('FAST/TOOLS')).toEqual([['fast', 'tools']]);
     expect(projectKeys('iOS and iPadOS')).toEqual([['ios', 'ipados']]);
   });
+
+  it('reads the words of a weakness phrase as the weakness, not as a project ("cross-site scripting" is not Scripting)', () => {
+    const snapshot = createSnapshot({
+      lastVerified: '2025-01-24',
+      records: [
+        record('CVE-2024-0010', 'Scripting', 'Memory leak in the scripting engine.'),
+        record('CVE-2024-0011', 'blog', 'Stored cross-site scripting in the comment form.'),
+        record('CVE-2024-0012', 'Service', 'Crash in the service manager.'),
+        record('CVE-2024-0013', 'router', 'Denial of service by a crafted packet.'),
+      ],
+    });
+    for (const [query, meant, project] of [
+      ['cross-site scripting', 'CVE-2024-0011', 'scripting'],
+      ['denial of service', 'CVE-2024-0013', 'service'],
+    ] as const) {
+      const { hits, explanation } = search(snapshot, query, 10);
+      // The record saying the phrase first; the project's own record only as one with some of the words.
+      expect(ids(hits)[0], query).toBe(meant);
+      expect(Math.max(...hits.map((hit) => hit.score)), query).toBeLessThanOrEqual(0.8);
+      expect(explanation.join(' '), query).not.toContain(`project ${project}`);
+    }
+    // Alone, the word still names the project.
+    expect(search(snapshot, 'scripting', 10).explanation).toContain('project scripting → Scripting');
+  });
 });

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type MapResult, mapCveRecord } from '../../src/import/cve-json5.js';
-import { truncateAtWord } from '../../src/import/text.js';
+import { collapseWhitespace, truncateAtWord } from '../../src/import/text.js';
 import { repositoryUrl } from '../support/paths.js';
 
 // Fixtures are real records cut from ../shared/data/cvelist-sample.zip: long lists (references, versions,
@@ -445,3 +446,23 @@ describe('truncateAtWord', () => {
 function project(result: MapResult): string | undefined {
   return result.ok ? result.record.project : undefined;
 }
+
+describe('collapseWhitespace', () => {
+  // The plain reading of the rule, which the function must equal: invisible format characters out, every
+  // whitespace run one space, trimmed.
+  const reference = (text: string) =>
+    text
+      .replace(/\p{Cf}+/gu, '')
+      .replace(/\s+/gu, ' ')
+      .trim();
+  it('equals the plain reading for any mix of spaces, other whitespace, format characters and letters', () => {
+    const chars = [' ', ' ', '\t', '\n', '\r\n', '\u00a0', '\u2003', '\u200b', '\u202e', '\u2066', 'a', 'Z', 'é', '😀', '-'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...chars), { maxLength: 40 }), (parts) => {
+        const text = parts.join('');
+        expect(collapseWhitespace(text)).toBe(reference(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

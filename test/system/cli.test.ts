@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +48,12 @@ describe('cve-records CLI', () => {
     } finally {
       expect(await server.stop()).toBe(0);
     }
+  });
+
+  it("keeps V8's code of its modules between runs (Node's compile cache, in the temporary directory)", async () => {
+    const temporary = await mkdtemp(join(tmpdir(), 'cli-cache-'));
+    expect((await runCli(['serve', '--help'], { TMPDIR: temporary })).code).toBe(0);
+    expect(readdirSync(join(temporary, 'node-compile-cache')).length).toBeGreaterThan(0);
   });
 
   it('serves the embedded dataset, configured from the environment, and stops on SIGTERM', async () => {

@@ -148,7 +148,7 @@ describe('a bad record inside a sound asset is skipped and named, and the step g
     const catalog = catalogOf(run.out);
     expect(catalog.records.map((r) => r.id).sort()).toEqual([A.id, B.id, N.id]);
     expect(catalog.sync).toMatchObject({ baseline: D1, delta: `${D1}T01:00Z` });
-    expect(run.stdout).toMatch(new RegExp(`applied ${DELTA} in \\d+ ms: .*4 bad records skipped`));
+    expect(run.stdout).toMatch(new RegExp(`applied ${DELTA} in \\d+ ms \\(CPU \\d+ ms\\): .*4 bad records skipped`));
     const skipped: [name: string, why: string][] = [
       ['deltaCves/CVE-2026-3001.json', 'invalid-json'],
       ['deltaCves/CVE-2026-3002.json', 'unreadable-entry: not valid UTF-8'],

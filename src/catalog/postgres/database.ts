@@ -1,6 +1,7 @@
 // PostgreSQL connections as every user of the shared store opens them, and its migrations. The store
 // itself is postgres-store.ts.
 import pg from 'pg';
+import { newProjectNames, PROJECT_NAMES_MIGRATION, type ProjectNameRow } from '../store/project-names.js';
 import { APPLIED_VERSION, LATEST_MIGRATION, migrationsTable, pendingMigrations } from '../store/store-migrations.js';
 
 export class DatabaseError extends Error {}
@@ -50,6 +51,10 @@ export async function migrate(url: string): Promise<number> {
       const { rows } = await client.query<{ version: number }>(APPLIED_VERSION);
       const applied = rows[0]?.version ?? 0;
       for (const statement of pendingMigrations('postgres', applied)) await client.query(statement);
+      if (applied < PROJECT_NAMES_MIGRATION) {
+        const held = await client.query<{ project: string }>('SELECT DISTINCT project FROM cve_records');
+        await insertNames(client, newProjectNames()(held.rows.map((row) => row.project)));
+      }
       await client.query('COMMIT');
       return LATEST_MIGRATION - applied;
     } catch (error) {
@@ -57,4 +62,14 @@ export async function migrate(url: string): Promise<number> {
       throw new DatabaseError(`migration failed: ${(error as Error).message}`);
     }
   });
+}
+
+/** Adds project names and their keys (project-names.ts) to those held. */
+export async function insertNames(client: pg.Client, rows: readonly ProjectNameRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await client.query(
+    `INSERT INTO cve_project_names (project, key) SELECT project, key FROM jsonb_to_recordset($1::jsonb) AS r(project text, key text)
+     ON CONFLICT DO NOTHING`,
+    [JSON.stringify(rows)],
+  );
 }

@@ -15,8 +15,9 @@ import {
   type StoreState,
   type StoreWriter,
 } from '../../core/record-store.js';
+import { newProjectNames } from '../store/project-names.js';
 import { checkedFacts, type FactColumns, factColumns, factsOfColumns } from '../store/row-facts.js';
-import { withClient } from './database.js';
+import { insertNames, withClient } from './database.js';
 
 const TIME = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 // details as text: pg would otherwise parse every row's; jsonb's own text is not detailsJson's form, which
@@ -87,6 +88,7 @@ export function postgresStore(url: string, queryTimeoutMs?: number): RecordStore
         const before = await readState(client, true);
         const sequence = before.sequence + 1;
         let wrote = false;
+        const newNames = newProjectNames();
         const writer: StoreWriter = {
           state: before,
           async held(ids) {
@@ -111,15 +113,33 @@ export function postgresStore(url: string, queryTimeoutMs?: number): RecordStore
             );
             return new Map(rows.map((row) => [row.name, row.aliases]));
           },
-          async knownNames() {
-            const projects = await client.query<{ project: string; records: string }>(
-              'SELECT project, count(*) AS records FROM cve_records GROUP BY project',
+          async knownNames({ names, groups: groupKeys, products }) {
+            // Ordered by the keys' and names' bytes, as SQLite's binary order gives them.
+            const groups = await client.query<{ key: string; project: string }>(
+              `SELECT key, project FROM cve_project_groups
+               WHERE key = ANY($1::text[]) OR product = ANY($2::text[]) OR vendor_product = ANY($2::text[]) ORDER BY key COLLATE "C"`,
+              [groupKeys, products],
             );
-            const aliases = await client.query<{ name: string; aliases: string[] }>('SELECT name, aliases FROM cve_projects');
-            const groups = await client.query<{ key: string; project: string }>('SELECT key, project FROM cve_project_groups');
+            const projects = await client.query<{ project: string; records: number }>(
+              `SELECT project, records FROM (
+                 SELECT project, (SELECT count(*) FROM cve_records WHERE cve_records.project = wanted.project)::float8 AS records
+                 FROM (SELECT project FROM cve_project_names WHERE key = ANY($1::text[]) UNION SELECT unnest($2::text[])) AS wanted
+               ) AS counted
+               WHERE records > 0 ORDER BY project COLLATE "C"`,
+              [names, groups.rows.map((row) => row.project)],
+            );
+            const grouped = await client.query('SELECT 1 FROM cve_project_groups LIMIT 1');
+            const aliases =
+              grouped.rowCount === 0
+                ? {
+                    aliases: projectRows(
+                      (await client.query<{ name: string; aliases: string[] }>('SELECT name, aliases FROM cve_projects')).rows,
+                    ),
+                  }
+                : {};
             return {
-              projects: new Map(projects.rows.map((row) => [row.project, Number(row.records)])),
-              aliases: projectRows(aliases.rows),
+              projects: new Map(projects.rows.map((row) => [row.project, row.records])),
+              ...aliases,
               groups: new Map(groups.rows.map((row) => [row.key, row.project])),
             };
           },
@@ -157,6 +177,7 @@ export function postgresStore(url: string, queryTimeoutMs?: number): RecordStore
                 [`[${rows.join(',')}]`, sequence],
               );
               await client.query('DELETE FROM cve_removals WHERE id = ANY($1::text[])', [chunk.map(({ record }) => record.id)]);
+              await insertNames(client, newNames(chunk.map(({ record }) => record.project)));
             }
             wrote ||= records.length > 0;
           },

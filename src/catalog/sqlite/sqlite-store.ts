@@ -19,6 +19,7 @@ import {
 } from '../../core/record-store.js';
 import type { DetailFilters } from '../../core/record-table.js';
 import type { TextStore } from '../../core/text-store.js';
+import { newProjectNames, PROJECT_NAMES_MIGRATION } from '../store/project-names.js';
 import { checkedFacts, type FactColumns, factColumns, factsOfColumns } from '../store/row-facts.js';
 import { APPLIED_VERSION, migrationsTable, pendingMigrations } from '../store/store-migrations.js';
 
@@ -162,6 +163,7 @@ export function openSqliteStore(path: string, { readOnly = false }: { readOnly?:
           const before = state();
           const sequence = before.sequence + 1;
           let wrote = false;
+          const newNames = newProjectNames();
           const writer: StoreWriter = {
             state: before,
             async held(ids) {
@@ -183,15 +185,24 @@ export function openSqliteStore(path: string, { readOnly = false }: { readOnly?:
               ) as unknown as { name: string; aliases: string }[];
               return new Map(rows.map((row) => [row.name, JSON.parse(row.aliases) as string[]]));
             },
-            async knownNames() {
-              const projects = sql('SELECT project, count(*) AS records FROM cve_records GROUP BY project').all() as unknown as {
-                project: string;
-                records: number;
-              }[];
-              const groups = sql('SELECT key, project FROM cve_project_groups').all() as unknown as { key: string; project: string }[];
+            async knownNames({ names, groups: groupKeys, products }) {
+              const groups = sql(
+                `SELECT key, project FROM cve_project_groups WHERE key IN (SELECT value FROM json_each(?1))
+                   OR product IN (SELECT value FROM json_each(?2)) OR vendor_product IN (SELECT value FROM json_each(?2))
+                 ORDER BY key`,
+              ).all(inIds(groupKeys), inIds(products)) as unknown as { key: string; project: string }[];
+              // Each project counted by the records table's index on project: a range of it, not the table.
+              const projects = sql(
+                `SELECT project, records FROM (
+                   SELECT project, (SELECT count(*) FROM cve_records WHERE cve_records.project = wanted.project) AS records
+                   FROM (SELECT project FROM cve_project_names WHERE key IN (SELECT value FROM json_each(?1))
+                         UNION SELECT value FROM json_each(?2)) AS wanted)
+                 WHERE records > 0 ORDER BY project`,
+              ).all(inIds(names), inIds(groups.map((row) => row.project))) as unknown as { project: string; records: number }[];
+              const grouped = sql('SELECT 1 FROM cve_project_groups LIMIT 1').get() !== undefined;
               return {
                 projects: new Map(projects.map((row) => [row.project, Number(row.records)])),
-                aliases: projectRows(sql('SELECT name, aliases FROM cve_projects').all()),
+                ...(grouped ? {} : { aliases: projectRows(sql('SELECT name, aliases FROM cve_projects').all()) }),
                 groups: new Map(groups.map((row) => [row.key, row.project])),
               };
             },
@@ -205,6 +216,7 @@ export function openSqliteStore(path: string, { readOnly = false }: { readOnly?:
                    cwes = excluded.cwes, content_hash = excluded.content_hash, seq = excluded.seq, updated_at = excluded.updated_at`,
               );
               const unremove = sql('DELETE FROM cve_removals WHERE id = ?');
+              const name = sql('INSERT INTO cve_project_names (project, key) VALUES (?, ?) ON CONFLICT DO NOTHING');
               // Every row checked before any is written: a step with an invalid row writes nothing.
               const facts = records.map((record) => factColumns(checkedFacts(record)));
               for (const [i, { record: r, details }] of records.entries()) {
@@ -227,6 +239,7 @@ export function openSqliteStore(path: string, { readOnly = false }: { readOnly?:
                 );
                 unremove.run(r.id);
               }
+              for (const { project, key } of newNames(records.map(({ record }) => record.project))) name.run(project, key);
               wrote ||= records.length > 0;
             },
             async remove(removals) {
@@ -322,6 +335,11 @@ function migrate(db: DatabaseSync): void {
     db.exec(migrationsTable('sqlite'));
     const { version } = db.prepare(APPLIED_VERSION).get() as { version: number };
     for (const statement of pendingMigrations('sqlite', version)) db.exec(statement);
+    if (version < PROJECT_NAMES_MIGRATION) {
+      const name = db.prepare('INSERT INTO cve_project_names (project, key) VALUES (?, ?)');
+      const held = db.prepare('SELECT DISTINCT project FROM cve_records').all() as unknown as { project: string }[];
+      for (const { project, key } of newProjectNames()(held.map((row) => row.project))) name.run(project, key);
+    }
     db.exec('COMMIT');
   } catch (error) {
     if (db.isTransaction) db.exec('ROLLBACK');

@@ -3,6 +3,7 @@
 // product too). All are kept; ranking lets each project's records skip the words that named it.
 import type { QueryTerm } from './query-understanding.js';
 import type { SearchIndex } from './search-index.js';
+import { weaknessPhraseWords } from './security-terms.js';
 import type { VendorFamilies } from './vendor-families.js';
 
 /**
@@ -20,9 +21,12 @@ export interface NamedProjects {
 
 export function findNamedProjects(index: SearchIndex, families: VendorFamilies, terms: readonly QueryTerm[]): NamedProjects[] {
   const found: NamedProjects[] = [];
-  const covered = new Set<number>();
+  // The words of a weakness's phrase name no project: "cross-site scripting" is not the project Scripting.
+  const covered = weaknessPhraseWords(terms.map((term) => term.word));
+  const inPhrase = new Set(covered);
   for (let start = 0; start < terms.length; start++) {
     for (let end = start + 1; end <= Math.min(terms.length, start + index.projects.longestName); end++) {
+      if (inPhrase.has(end - 1)) break;
       const span = terms.slice(start, end);
       const exact = index.projects.named(span.flatMap((term) => term.forms[0]!));
       const viaAlias = spellingsWithAliases(span).flatMap((phrase) => index.projects.named(phrase));
@@ -35,6 +39,7 @@ export function findNamedProjects(index: SearchIndex, families: VendorFamilies, 
   }
   // A vendor's or family's word weighs its projects' records, beside any project of that exact name.
   terms.forEach((term, position) => {
+    if (inPhrase.has(position)) return;
     const exactly = new Set(
       found.filter((match) => match.terms.length === 1 && match.terms[0] === position).flatMap((match) => match.projects),
     );

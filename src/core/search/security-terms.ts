@@ -46,3 +46,22 @@ const BY_WORD = new Map(SECURITY_TERMS.map((term) => [term.word, term]));
 export function securityTermOf(word: string): SecurityTerm | undefined {
   return BY_WORD.get(word);
 }
+
+/** The records' phrases for weaknesses ("cross site scripting"), as words. */
+const PHRASES: readonly (readonly string[])[] = [...new Set(SECURITY_TERMS.flatMap((term) => term.phrases))]
+  .map((phrase) => phrase.split(' '))
+  .filter((phrase) => phrase.length > 1);
+
+/**
+ * Positions of the words that spell a weakness together, as the records say it ("cross site scripting"):
+ * such a phrase names the weakness, so none of its words is read as a project's name ("Scripting").
+ */
+export function weaknessPhraseWords(words: readonly string[]): Set<number> {
+  const inPhrase = new Set<number>();
+  for (let start = 0; start < words.length; start++) {
+    for (const phrase of PHRASES) {
+      if (phrase.every((word, i) => words[start + i] === word)) for (let i = 0; i < phrase.length; i++) inPhrase.add(start + i);
+    }
+  }
+  return inPhrase;
+}

@@ -3,8 +3,9 @@
 // a sync killed anywhere leaves the last whole step, and a rerun applies nothing twice). A step costs what
 // it brings: the store's rows for those ids are read and the changed ones written, never the catalog.
 import type { CatalogRecord, SyncCursor } from '../../contract/index.js';
-import type { KnownNames, RecordStore } from '../../core/record-store.js';
-import { type AliasTable, compactKey } from '../canonical-projects.js';
+import { compactKey } from '../../core/compact-key.js';
+import type { KnownNames, NameLookups, RecordStore } from '../../core/record-store.js';
+import type { AliasTable } from '../canonical-projects.js';
 import { type ImportOptions, type ImportResult, importRecords } from '../importer.js';
 import { type MergeReport, mergeInto } from './merge.js';
 import { type Upstream, UpstreamError, type UpstreamStep } from './upstream.js';
@@ -17,6 +18,11 @@ export interface AppliedStep {
   readonly sequence: number;
   /** How long the step took, from reading its asset to its commit (a download before it excluded). */
   readonly ms: number;
+  /**
+   * The process's CPU time over the same span (all its threads): less dependent on other processes' load
+   * than `ms`, so it is what the step's cost is measured by (docs/PERFORMANCE.md).
+   */
+  readonly cpuMs: number;
   /** A baseline or a whole tree: the step read every record. */
   readonly whole: boolean;
   readonly report: MergeReport;
@@ -33,6 +39,7 @@ export async function* syncSteps(
   for await (const step of upstream.steps(start.sync)) {
     try {
       const started = performance.now();
+      const cpu = process.cpuUsage();
       const { sequence, result: applied } = await store.step(async (writer) => {
         const { state } = writer;
         // A store no step has written yet takes the date it was asked to (today's by default).
@@ -44,8 +51,11 @@ export async function* syncSteps(
           ...(step.whole ? {} : { workers: 0 }),
           lastVerified: verified,
           // A baseline holds every record: named over itself, exactly as an import of it is, so the same
-          // baseline twice renames nothing. A delta holds a few: its spellings take the catalog's names.
-          aliases: step.whole ? curated : withCatalogNames(curated, await writer.knownNames()),
+          // baseline twice renames nothing. A delta holds a few: its spellings take the catalog's names,
+          // of which the store is asked for those the spellings are looked up by.
+          ...(step.whole
+            ? { aliases: curated }
+            : { aliasesFor: async (keys: ReadonlySet<string>) => withCatalogNames(curated, await writer.knownNames(nameLookups(keys))) }),
           // A baseline holds every record, so a cleared id it lacks is not public yet; a delta says nothing of one.
           listUnpublished: step.whole,
         });
@@ -66,7 +76,8 @@ export async function* syncSteps(
           result.details.close();
         }
       });
-      yield { label: step.label, sequence, ms: performance.now() - started, whole: step.whole, ...applied };
+      const { user, system } = process.cpuUsage(cpu);
+      yield { label: step.label, sequence, ms: performance.now() - started, cpuMs: (user + system) / 1000, whole: step.whole, ...applied };
     } finally {
       // Applied or refused, what the step brought (a download) goes: a refused one is fetched again next time.
       await step.release();
@@ -113,6 +124,24 @@ function advance(
 }
 
 /**
+ * What the store is asked for the keys a delta's spellings are looked up by, by the entry withCatalogNames
+ * makes for each kind of key: a compact key (no `@`) the project of that compact key, a group's key its
+ * project, and `product@` (a spelling without a vendor) the groups of that product key.
+ */
+function nameLookups(keys: ReadonlySet<string>): NameLookups {
+  const names: string[] = [];
+  const groups: string[] = [];
+  const products: string[] = [];
+  for (const key of keys) {
+    const at = key.lastIndexOf('@');
+    if (at < 0) names.push(key);
+    else if (at === key.length - 1) products.push(key.slice(0, at));
+    else groups.push(key);
+  }
+  return { names, groups, products };
+}
+
+/**
  * The curated spellings plus the catalog's names, so a record that arrives in a delta joins the project an
  * import of every record would give it: its vendor's group's project (held since the step that named
  * the group), else a project of its very name. A spelling without a vendor joins the project of the most
@@ -120,13 +149,13 @@ function advance(
  * joins the most used vendor's group. Never a
  * project that merely shares a spelling: Devolutions' "Server" is not MongoDB's "Server". A store that
  * holds no groups yet (written before they were kept, until its next baseline) maps spellings onto the
- * catalog's by spelling alone. The curated table wins where both know a spelling.
+ * catalog's by spelling alone. The curated table wins where both know a spelling. `known` holds what the
+ * step's keys ask for (nameLookups): the entries made for those keys are those the whole of it would make.
  */
 function withCatalogNames(curated: AliasTable, known: KnownNames): AliasTable {
   const table = new Map<string, string>();
   for (const project of known.projects.keys()) table.set(compactKey(project), project);
-  if (known.groups.size === 0)
-    for (const project of known.aliases) for (const alias of project.aliases) table.set(compactKey(alias), project.name);
+  for (const project of known.aliases ?? []) for (const alias of project.aliases) table.set(compactKey(alias), project.name);
   const records = (project: string | undefined) => (project === undefined ? -1 : (known.projects.get(project) ?? 0));
   for (const [group, project] of known.groups) {
     table.set(group, project);

@@ -132,7 +132,9 @@ export class Deployment {
 
   /** The names of the releases some sync has applied (a step redone after a kill is listed again). */
   applied(): string[] {
-    return this.#syncOutputs.flatMap((sync) => [...sync.output().matchAll(/ applied (\S+) in \d+ ms:/g)].map((match) => match[1]!));
+    return this.#syncOutputs.flatMap((sync) =>
+      [...sync.output().matchAll(/ applied (\S+) in \d+ ms \(CPU \d+ ms\):/g)].map((match) => match[1]!),
+    );
   }
 
   /**
