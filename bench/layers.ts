@@ -4,6 +4,7 @@
 // server sending the same get-one bytes. Each server pinned to core 0, wrk to core 1, interleaved rounds,
 // best of ROUNDS; then the same requests counted in instructions under callgrind (instructions.ts), which
 // no neighbour can disturb. `npm run bench instructions` counts instructions only: bare against served.
+import { createWriteStream } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +29,13 @@ const LAYERS_SERVER = new URL('./layers-server.mjs', import.meta.url).pathname;
 const BARE_SERVER = new URL('./bare-server.mjs', import.meta.url).pathname;
 /** Preloaded into the servers measured by wrk: their collections, counted (gc-counts.mjs). */
 const GC_COUNTS = ['--import', new URL('./gc-counts.mjs', import.meta.url).pathname];
+/**
+ * BENCH_TRACE_GC=DIR: the servers measured by wrk also write V8's `--trace-gc` lines, each to DIR/<row>.log,
+ * which say why each full collection ran (a row's count alone does not tell the memory reducer of an idle
+ * server from an old generation filled by requests; docs/PERFORMANCE.md, "The served server's collections,
+ * stop 37").
+ */
+const TRACE_GC = process.env.BENCH_TRACE_GC;
 
 interface Step {
   readonly name: string;
@@ -85,7 +93,7 @@ const PATIENT = ['--headers-timeout', '30', '--keep-alive-timeout', '600'];
 function serverArgs(step: Step, catalog: string, bareFile: string, patient = false): string[] {
   if (step.layers === 'bare') return [...(patient ? [] : GC_COUNTS), BARE_SERVER, bareFile];
   const layers = step.layers.length === 0 ? 'none' : step.layers.join(',');
-  const flags = patient ? NODE_FLAGS : [...NODE_FLAGS, '--expose-gc', ...GC_COUNTS];
+  const flags = patient ? NODE_FLAGS : [...NODE_FLAGS, '--expose-gc', ...GC_COUNTS, ...(TRACE_GC ? ['--trace-gc'] : [])];
   return [...flags, LAYERS_SERVER, layers, ...SERVE_OPTIONS, '--records', catalog, ...(patient ? PATIENT : [])];
 }
 
@@ -145,6 +153,7 @@ async function measureThroughput(catalog: string, bareFile: string): Promise<Fig
   try {
     for (const step of STEPS) {
       const server = await spawnServer(serverArgs(step, catalog, bareFile));
+      if (TRACE_GC) server.child.stdout!.pipe(createWriteStream(join(TRACE_GC, `${STEPS.indexOf(step)}.log`)));
       pinServer(server.child.pid!);
       servers.set(step, server);
     }
