@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { CatalogFile, CatalogRecord, createValidator } from '../contract/index.js';
+import * as checks from '../contract/catalog-checks.generated.js';
 import type { CatalogDetails } from '../core/catalog-details.js';
 
 export interface CatalogProblem {
@@ -9,14 +9,11 @@ export interface CatalogProblem {
   readonly problem: string;
 }
 
-const ajv = createValidator('data');
-// Compiled when first needed (a quarter of a second): a server started from a store whose rows were
-// checked when written, or from a snapshot file, checks none.
-let recordCheck: ValidateFunction | undefined;
-let topCheck: ValidateFunction | undefined;
-const checkRecord = (): ValidateFunction => (recordCheck ??= ajv.compile(CatalogRecord));
-const checkTop = (): ValidateFunction =>
-  (topCheck ??= ajv.compile({ ...CatalogFile, properties: { ...CatalogFile.properties, records: { type: 'array' } } }));
+// Compiled when the service is built (CATALOG_CHECKS, contract/records.ts), not when first needed: a sync
+// step's first row paid tens of milliseconds compiling the record's schema (docs/PERFORMANCE.md, "The sync
+// step and the start, stop 38").
+const checkRecord = checks.catalogRecord as ValidateFunction;
+const checkTop = checks.catalogTop as ValidateFunction;
 
 /**
  * Every problem of a parsed catalog, each with its location; an empty list means it is valid. `details`:
@@ -25,9 +22,8 @@ const checkTop = (): ValidateFunction =>
  */
 export function findCatalogProblems(data: unknown, details?: CatalogDetails): CatalogProblem[] {
   const problems: CatalogProblem[] = [];
-  const top = checkTop();
-  if (!top(data)) {
-    for (const e of top.errors ?? []) problems.push({ pointer: e.instancePath || '/', id: undefined, problem: describe(e) });
+  if (!checkTop(data)) {
+    for (const e of checkTop.errors ?? []) problems.push({ pointer: e.instancePath || '/', id: undefined, problem: describe(e) });
     return problems;
   }
   const records = (data as { records: unknown[] }).records;
@@ -48,9 +44,8 @@ export function findCatalogProblems(data: unknown, details?: CatalogDetails): Ca
 /** Adds the problems of one record, located under `pointer`, to `problems`; returns the record's id when it has one. */
 export function recordProblems(record: unknown, pointer: string, problems: CatalogProblem[]): string | undefined {
   const id = typeof (record as { id?: unknown })?.id === 'string' ? (record as { id: string }).id : undefined;
-  const check = checkRecord();
-  if (!check(record)) {
-    for (const e of check.errors ?? []) problems.push({ pointer: `${pointer}${e.instancePath}`, id, problem: describe(e) });
+  if (!checkRecord(record)) {
+    for (const e of checkRecord.errors ?? []) problems.push({ pointer: `${pointer}${e.instancePath}`, id, problem: describe(e) });
   }
   const illFormed = illFormedPath(record);
   if (illFormed !== undefined) problems.push({ pointer: [pointer, ...illFormed].join('/'), id, problem: ILL_FORMED });

@@ -2,12 +2,11 @@
 import { CatalogError } from '../catalog/json/catalog-file.js';
 import { DatabaseError } from '../catalog/postgres/database.js';
 import { boundHeapGrowth } from './batch-heap.js';
-import { runDb, runValidate } from './catalog-commands.js';
-import { isClusterWorker, runPrimary } from './cluster.js';
-import { runImport } from './import-command.js';
-import { serve, stopGracefully } from './serve.js';
 import { parseServeOptions, serveHelp, UsageError } from './serve-options.js';
-import { runSync } from './sync-command.js';
+
+// Each command's modules are loaded when it runs: a sync step is a process of its own, and loading the server
+// with it (Fastify, the surfaces, their schemas) cost it half a second of CPU and 20 MB more of heap, whose
+// full collection then fell in the step (docs/PERFORMANCE.md, "The sync step and the start, stop 38").
 
 const USAGE = `Usage: cve-records <command> [options]
 
@@ -31,7 +30,9 @@ export async function main(argv: string[]): Promise<number> {
           process.stdout.write(serveHelp());
           return 0;
         }
+        const { isClusterWorker, runPrimary } = await import('./cluster.js');
         if (config.workers > 1 && !isClusterWorker()) return await runPrimary(config);
+        const { serve, stopGracefully } = await import('./serve.js');
         const app = await serve(config);
         let stopping = false;
         // SIGINT from a terminal reaches every worker as well as the primary's SIGTERM, and on an older Node
@@ -54,14 +55,14 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'import':
         boundHeapGrowth();
-        return await runImport(rest, process.env);
+        return await (await import('./import-command.js')).runImport(rest, process.env);
       case 'sync':
         boundHeapGrowth();
-        return await runSync(rest, process.env);
+        return await (await import('./sync-command.js')).runSync(rest, process.env);
       case 'validate':
-        return await runValidate(rest);
+        return await (await import('./catalog-commands.js')).runValidate(rest);
       case 'db':
-        return await runDb(rest, process.env);
+        return await (await import('./catalog-commands.js')).runDb(rest, process.env);
       case 'help':
       case '--help':
         process.stdout.write(USAGE);

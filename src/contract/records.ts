@@ -223,3 +223,15 @@ export const CatalogFile = Type.Object(
   { additionalProperties: false },
 );
 export type CatalogFile = Static<typeof CatalogFile>;
+
+/**
+ * What a catalog is checked against (catalog/catalog-validation.ts): its top level, its records only an
+ * array there, and each record on its own, so that every problem is located under its record. Compiled
+ * ahead of time into src/contract/catalog-checks.generated.ts by `npm run build` (scripts/generate-checks.ts),
+ * so that no process compiles them when it starts: tens of milliseconds of a sync step (docs/PERFORMANCE.md,
+ * "The sync step and the start, stop 38").
+ */
+export const CATALOG_CHECKS = {
+  catalogTop: { ...CatalogFile, properties: { ...CatalogFile.properties, records: { type: 'array' } } },
+  catalogRecord: CatalogRecord,
+} as const;

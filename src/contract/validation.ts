@@ -1,7 +1,7 @@
 // The one place JSON Schema validators are made. Every check of the service comes from here, so that a
 // request refused over REST is refused the same way as an MCP tool argument, and a catalog is checked
 // with the same formats the responses promise.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type CodeOptions, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { Static, TSchema } from 'typebox';
 import { ServiceError } from './error-catalog.js';
@@ -26,8 +26,9 @@ const PRESETS = {
   data: { strict: false, allErrors: true, validateSchema: false },
 } as const;
 
-export function createValidator(preset: ValidationPreset): Ajv2020 {
-  const ajv = new Ajv2020(PRESETS[preset]);
+/** `code`: ajv's code generation options (scripts/generate-checks.ts asks for the checks' source). */
+export function createValidator(preset: ValidationPreset, code?: CodeOptions): Ajv2020 {
+  const ajv = new Ajv2020({ ...PRESETS[preset], ...(code ? { code } : {}) });
   addFormats(ajv);
   return ajv;
 }

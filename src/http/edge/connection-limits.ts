@@ -8,9 +8,9 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, 
 import type { Timeouts } from '../../config.js';
 import { type ErrorCode, errorBody, errorCatalog, ServiceError } from '../../contract/index.js';
 import { EXPOSED_HEADERS } from './cors.js';
-import { generateRequestId } from './edge-headers.js';
 import { sendError } from './error-handler.js';
 import { HeaderBlockResponse } from './header-block.js';
+import { generateRequestId } from './request-id.js';
 
 export const MAX_URL_LENGTH = 8 * 1024;
 export const MAX_HEADER_BYTES = 16 * 1024;
