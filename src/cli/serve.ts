@@ -53,14 +53,23 @@ export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
     `public-cve-records ${SERVICE_VERSION} serving ${snapshot.size} records at ${address} (public URL ${config.baseUrl})`,
   );
   log.flush(); // the startup lines must not wait for the buffer to fill
-  // The first catalog's index is built after listening, so the REST API answers at once; /ask waits for it.
-  const indexStarted = Date.now();
+  prepareFirst(snapshot, app.log);
+  return app;
+}
+
+/**
+ * The first catalog's index, built after listening, so the REST API answers at once; /ask waits for it.
+ * Made here, not in serve: a closure there would share serve's scope with the SIGHUP handler, which lives as
+ * long as the process, and so keep the first snapshot (its index, table and texts) for good, however many
+ * changes replaced it: at 100,000 records 38 MB of index arrays alone (docs/PERFORMANCE.md, "Memory over many
+ * deltas, stop 38").
+ */
+function prepareFirst(snapshot: Snapshot, log: FastifyInstance['log']): void {
+  const started = Date.now();
   void snapshot.search.prepare().then(() => {
-    app.log.info({ ms: Date.now() - indexStarted }, 'search index ready');
+    log.info({ ms: Date.now() - started }, 'search index ready');
     return prepareSnapshot(snapshot);
   });
-
-  return app;
 }
 
 /** `--sync`: the sync loop in this process, writing the store served; each step is applied as it commits. */

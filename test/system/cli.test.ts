@@ -36,7 +36,7 @@ describe('cve-records CLI', () => {
     expect(stderr).toContain('/records/0/status (CVE-2024-1)');
   });
 
-  it('fixes the young generation at 8 MB and the malloc mmap threshold at 128 KB when run as a program (npx cve-records, npm start), as docs/PERFORMANCE.md measured', async () => {
+  it('fixes the young generation at 8 MB and the malloc mmap threshold at 64 KB when run as a program (npx cve-records, npm start), as docs/PERFORMANCE.md measured', async () => {
     const server = await startServer([], {}, { asProgram: true });
     try {
       expect((await request(`${server.baseUrl}/api/v1/health`)).statusCode).toBe(200);
@@ -44,7 +44,7 @@ describe('cve-records CLI', () => {
       expect(commandLine).toContain('--max-semi-space-size=8');
       expect(commandLine).toContain('--min-semi-space-size=8');
       // Read by glibc when the process starts: a server's arenas otherwise keep what each change's columns took.
-      expect(readFileSync(`/proc/${server.child.pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_MMAP_THRESHOLD_=131072');
+      expect(readFileSync(`/proc/${server.child.pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_MMAP_THRESHOLD_=65536');
     } finally {
       expect(await server.stop()).toBe(0);
     }
