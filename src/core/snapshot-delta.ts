@@ -150,7 +150,7 @@ function layeredSearch(
 ): () => Generator<void, SearchIndex, void> {
   let before: Derived<SearchIndex> | undefined = previous;
   return function* () {
-    const index = yield* layeredIndexSteps(yield* before!.steps(), from, table, texts, aliases);
+    const index = yield* layeredIndexSteps((yield* before!.steps()).text, from, table, texts, aliases);
     before = undefined;
     return index;
   };
