@@ -16,6 +16,7 @@ import { MemoryRateStore, type RatePolicy, type RateStore } from './edge/rate-li
 import { RedisRateStore } from './edge/rate-limit/redis-store.js';
 import { generateRequestId } from './edge/request-id.js';
 import { feedsSurface } from './feeds/feeds-surface.js';
+import { LazySchemas } from './lazy-schemas.js';
 import { mcpSurface } from './mcp/mcp-surface.js';
 import { restSurface } from './rest/rest-surface.js';
 import type { ServiceContext, SurfaceContext } from './shared/context.js';
@@ -42,7 +43,9 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
   const layers = options.layers ?? ALL_LAYERS;
   const has = (layer: EdgeLayer) => layers.has(layer);
   const logger = has('request-log') ? options.logger : undefined;
+  const schemas = new LazySchemas();
   const app = Fastify({
+    ...schemas.options,
     ...(logger ? { loggerInstance: withoutRequestChildren(logger) } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: generateRequestId,
@@ -56,7 +59,7 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
   });
   // Requests are checked by the contract's validator, as MCP tool arguments are.
   const requests = createValidator('request');
-  app.setValidatorCompiler(({ schema }) => requests.compile(schema));
+  schemas.install(app, (schema) => requests.compile(schema));
 
   // Bodies are JSON only; Fastify's default text/plain parser would let a string reach the schema.
   app.removeContentTypeParser('text/plain');

@@ -23,7 +23,7 @@ import { describeNamedProjects, findNamedProjects, type NamedProjects, type Nami
 import { type Positions, union } from './position-lists.js';
 import type { QueryTerm } from './query-understanding.js';
 import type { SearchIndex } from './search-index.js';
-import { rarestWord, spellingsPostings, type TermPlan, TermScorer, type WordOption } from './term-plan.js';
+import { rarestWord, spellingsPostings, type TermPlan, TermScorer, type WordOption, wordPostings } from './term-plan.js';
 import { BLOCK, type Postings, PostingsCursor, seekForward } from './text-index.js';
 import { type RankedPosition, TopHits } from './top-hits.js';
 import { vendorFamilies } from './vendor-families.js';
@@ -201,14 +201,18 @@ function planTerm(index: SearchIndex, term: QueryTerm, spelledOnly: boolean, str
   const oneList = exact.length > 1 || (exact[0]?.length ?? 0) > 1;
   return spellings.flatMap((matches) => {
     if (!oneList || !exact.includes(matches)) {
-      return [matches.map((match) => match.terms.map((word) => wordOption(index.text.postings(word)!, WORD_WEIGHT[match.kind])))];
+      return [
+        matches.map((match) =>
+          match.terms.flatMap((word) => wordPostings(index.text, word).map((postings) => wordOption(postings, WORD_WEIGHT[match.kind]))),
+        ),
+      ];
     }
     if (matches !== exact[0]) return [];
-    const postings = spellingsPostings(
+    const lists = spellingsPostings(
       index.text,
       exact.map((words) => words.map((match) => match.terms)),
     );
-    return [[[wordOption(postings, WORD_WEIGHT.exact)]]];
+    return [[lists.map((postings) => wordOption(postings, WORD_WEIGHT.exact))]];
   });
 }
 
@@ -274,8 +278,11 @@ function bestByAnyWords(
   if (limit <= 0) return kept;
   const scorer = new TermScorer(plans);
   const ceilings = Float64Array.from(plans, termCeiling);
-  // What the best relevance is taken to be, at most (TIE_GROWTH).
-  let assumedBest = knownBest ?? ceilings.reduce((sum, ceiling) => sum + ceiling, 0);
+  // What the best relevance is taken to be, at most (TIE_GROWTH): at first every term at its ceiling, raised
+  // by the bound's margin, since a record meeting them all at their highest (a question naming a project,
+  // whose records all score the naming's score) sums the same numbers in another order, and coming out a
+  // rounding error above was taken for a wrong guess and ranked every record again.
+  let assumedBest = knownBest ?? ceilings.reduce((sum, ceiling) => sum + ceiling, 0) * (1 + BOUND_MARGIN);
   const all = weights.reduce((sum, weight) => sum + weight, 0);
   // The reward for each count of words met (weights are whole numbers), worked out once: a power in the
   // bound of every record read was a tenth of a common-word question's time.
@@ -295,7 +302,7 @@ function bestByAnyWords(
     floor = kept[limit - 1]!.key - TIE_SHARE * assumedBest;
     while (kept[kept.length - 1]!.key < floor) kept.pop();
   };
-  const candidates = new Candidates(plans, order, ceilings, weights, (bound, weighed) => reach(0, 0, bound, weighed) >= floor, within);
+  const candidates = new Candidates(plans, order, weights, (bound, weighed) => reach(0, 0, bound, weighed) >= floor, within);
   // The terms a record met, in the terms' own order, with their scores.
   const metTerms = new Int32Array(plans.length);
   const metScores = new Float64Array(plans.length);
@@ -406,20 +413,28 @@ function termQuality(plan: TermPlan): number {
 /** The most a term can add to any record: its best spelling's words at their highest scores. */
 function termCeiling(plan: TermPlan): number {
   let best = 0;
-  for (const form of plan) {
-    let sum = 0;
-    for (const options of form) sum += Math.max(...options.map((option) => option.weight * option.postings.maxScore));
-    best = Math.max(best, sum);
-  }
+  for (const form of plan) best = Math.max(best, spellingCeiling(form));
   return best;
+}
+
+/** The most a spelling's words can add to any record, each word at its best option's highest score. */
+function spellingCeiling(form: readonly (readonly WordOption[])[]): number {
+  let sum = 0;
+  for (const options of form) sum += wordCeiling(options);
+  return sum;
+}
+
+/** The most a word of a spelling can add to any record: its best option at its highest score. */
+function wordCeiling(options: readonly WordOption[]): number {
+  return Math.max(...options.map((option) => option.weight * option.postings.maxScore));
 }
 
 /**
  * The records that may meet the terms and reach the floor, ascending, each once, by WAND: a term's
  * records are among those holding the rarest word of one of its spellings, so the lists of those words
  * are read side by side, ordered by their next record. A record before the next record of the k-th list
- * can only meet the terms of the lists before it; while those terms at their ceilings cannot reach the
- * floor, those lists skip to the k-th's next record. Words that many records hold are read only where
+ * can only meet the terms of the lists before it; while those terms at those lists' ceilings cannot
+ * reach the floor, those lists skip to the k-th's next record. Words that many records hold are read only where
  * records holding enough of the other words are.
  */
 /** The head of a list read to the end: after every position. */
@@ -430,6 +445,14 @@ class Candidates {
   private readonly blockMaxima: Float32Array[] = [];
   /** The term of each list. */
   private readonly terms: number[] = [];
+  /**
+   * The most the term of each list can add to a record the list holds: a term's records lie in several
+   * lists (each spelling's rarest word's, each of its options, a common word's outliers apart), and a
+   * record outside a list with a high ceiling is bounded by the lower ceilings of the lists holding it.
+   */
+  private readonly ceilings: Float64Array;
+  /** What each term counted in the current round adds to the bound: the highest ceiling of its lists so far. */
+  private readonly added: Float64Array;
   private readonly at: Int32Array;
   /** Each list's next record (END once read to the end): kept beside `at` for the comparisons of every step. */
   private readonly heads: Int32Array;
@@ -450,23 +473,30 @@ class Candidates {
   constructor(
     plans: readonly TermPlan[],
     order: readonly number[],
-    private readonly ceilings: Float64Array,
     private readonly weights: readonly number[],
     /** Whether a record meeting terms that add at most `bound` and weigh `weighed` may reach the floor. */
     private readonly reaches: (bound: number, weighed: number) => boolean,
     /** The only positions a record may be taken at (RankOptions.within), or every position. */
     private readonly within?: Positions,
   ) {
+    const ceilings: number[] = [];
     plans.forEach((plan, t) => {
       for (const form of plan) {
-        for (const option of rarestWord(form)) {
+        const rarest = rarestWord(form);
+        // The spelling's other words at their highest, and the rarest word at this list's.
+        let others = 0;
+        for (const options of form) if (options !== rarest) others += wordCeiling(options);
+        for (const option of rarest) {
           if (option.postings.docs.length === 0) continue;
           this.lists.push(option.postings.docs);
           this.blockMaxima.push(option.postings.blockMax);
           this.terms.push(t);
+          ceilings.push(others + option.weight * option.postings.maxScore);
         }
       }
     });
+    this.ceilings = Float64Array.from(ceilings);
+    this.added = new Float64Array(plans.length);
     this.at = new Int32Array(this.lists.length);
     this.found = new Int32Array(plans.length);
     this.rank = new Int32Array(plans.length);
@@ -490,11 +520,18 @@ class Candidates {
       let pivot = -1;
       this.round++;
       for (let i = 0; i < this.liveCount; i++) {
-        const t = terms[live[i]!]!;
-        if (this.counted[t] === this.round) continue;
-        this.counted[t] = this.round;
-        bound += this.ceilings[t]!;
-        weighed += this.weights[t]!;
+        const list = live[i]!;
+        const t = terms[list]!;
+        const ceiling = this.ceilings[list]!;
+        if (this.counted[t] !== this.round) {
+          this.counted[t] = this.round;
+          this.added[t] = ceiling;
+          bound += ceiling;
+          weighed += this.weights[t]!;
+        } else if (ceiling > this.added[t]!) {
+          bound += ceiling - this.added[t]!;
+          this.added[t] = ceiling;
+        } else continue;
         if (this.reaches(bound, weighed)) {
           pivot = i;
           break;

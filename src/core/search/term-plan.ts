@@ -2,9 +2,16 @@
 // words that may stand for it (options), and the scorer that reads their postings in ascending record
 // order. A term with several spellings the index holds as typed ("rce": "remote code execution",
 // "execute arbitrary code", "code execution") is read as one list of its own, made once per index.
+//
+// A common word's list is bounded as two: the records where it scores far above its usual (a word in a
+// project name, boosted three times on a field of a few words, scores ten times the word in a summary) as
+// a short list of their own, and the whole list with its blocks' maxima and highest score taken without
+// them. A question of common words then sets the bar by the summaries' scores, not by the few projects
+// named with one of its words, which lie in every part of the list and lifted every block's maximum.
 
+import { RecentlyUsed } from '../recently-used.js';
 import { union } from './position-lists.js';
-import { blockMaxima, highestOf, type Postings, PostingsCursor, seekForward, type TextIndex } from './text-index.js';
+import { BLOCK, blockMaxima, highestOf, type Postings, PostingsCursor, seekForward, type TextIndex } from './text-index.js';
 
 /** An indexed word standing for a query word, with its weight; the bounds cursor belongs to this query alone. */
 export interface WordOption {
@@ -95,30 +102,30 @@ export class TermScorer {
 
 /** Lists of spellings kept per index: a query reads a handful; past this many the oldest is made again when asked. */
 const KEPT_SPELLINGS = 64;
-const spellingLists = new WeakMap<TextIndex, Map<string, Postings>>();
+const spellingLists = new WeakMap<TextIndex, Map<string, readonly Postings[]>>();
 
 /**
  * One list for spellings whose every word is an indexed word (its options, the word and its plural):
  * the records meeting any of them, each scored as TermScorer scores the term (the best spelling it
  * meets, each word at its best option), as float32 as any posting. Read as one word, its blocks' maxima
  * bound the term itself rather than the sum of each spelling's words' maxima, so ranking skips the
- * records of "code" and "execution" that cannot reach the best few. Made on first use (a walk of the
- * spellings' rarest words), then kept with the index.
+ * records of "code" and "execution" that cannot reach the best few; its outliers apart (outliersApart).
+ * Made on first use (a walk of the spellings' rarest words), then kept with the index.
  */
-export function spellingsPostings(text: TextIndex, spellings: readonly (readonly (readonly string[])[])[]): Postings {
+export function spellingsPostings(text: TextIndex, spellings: readonly (readonly (readonly string[])[])[]): readonly Postings[] {
   const key = JSON.stringify(spellings);
   let kept = spellingLists.get(text);
   if (!kept) {
     kept = new Map();
     spellingLists.set(text, kept);
   }
-  let postings = kept.get(key);
-  if (!postings) {
-    postings = scoreSpellings(text, spellings);
+  let lists = kept.get(key);
+  if (!lists) {
+    lists = outliersApart(scoreSpellings(text, spellings));
     if (kept.size >= KEPT_SPELLINGS) kept.delete(kept.keys().next().value!);
-    kept.set(key, postings);
+    kept.set(key, lists);
   }
-  return postings;
+  return lists;
 }
 
 function scoreSpellings(text: TextIndex, spellings: readonly (readonly (readonly string[])[])[]): Postings {
@@ -150,4 +157,66 @@ function scoreSpellings(text: TextIndex, spellings: readonly (readonly (readonly
 export function rarestWord(form: readonly (readonly WordOption[])[]): readonly WordOption[] {
   const records = (options: readonly WordOption[]) => options.reduce((sum, option) => sum + option.postings.docs.length, 0);
   return form.reduce((rarest, options) => (records(options) < records(rarest) ? options : rarest));
+}
+
+/**
+ * A posting is an outlier of its list when it scores above this multiple of the list's mean. A word's
+ * BM25+ in a summary moves within about twice its usual score with the summary's length and the word's
+ * count (text-index.ts: 0.5 + 2.2 n / (n + 1.2 norm)); in a project name it is boosted three times, on a
+ * field of a few words whose own frequency is far rarer, and scores ten to twenty times as much.
+ */
+const OUTLIER_FACTOR = 2;
+/** Lists of fewer postings than this are read as they are: a block or so, skipped or read whole either way. */
+const APART_FROM = 4 * BLOCK;
+/**
+ * Words' lists kept apart per index, by weight: each counts its blocks and its outliers (a few bytes each),
+ * 4 MB or so in all, though a query reads a handful of words.
+ */
+const KEPT_APART = 1 << 20;
+const apartLists = new WeakMap<TextIndex, RecentlyUsed<string, readonly Postings[]>>();
+
+/** The word's postings, its outliers apart (outliersApart); made once per index and kept. */
+export function wordPostings(text: TextIndex, word: string): readonly Postings[] {
+  let kept = apartLists.get(text);
+  if (!kept) {
+    kept = new RecentlyUsed(KEPT_APART);
+    apartLists.set(text, kept);
+  }
+  return kept.use(word, () => {
+    const lists = outliersApart(text.postings(word)!);
+    return { value: lists, weight: lists.reduce((sum, list) => sum + list.blockMax.length, 0) + (lists[1]?.docs.length ?? 0) };
+  });
+}
+
+/**
+ * A list read as two when some of its postings score far above the rest (OUTLIER_FACTOR): the whole list,
+ * whose block maxima and highest score bound every posting but the outliers, then the outliers, copied,
+ * as a list of their own. Ranking reads both as options of one word (a record scores its best option: an
+ * outlier the same in both), so a record's score is bounded by the first list's bounds unless the second
+ * holds it. The list as it is when none stands out, or when it is short.
+ */
+export function outliersApart(postings: Postings): readonly Postings[] {
+  const { docs, scores } = postings;
+  if (docs.length < APART_FROM) return [postings];
+  let sum = 0;
+  for (let i = 0; i < scores.length; i++) sum += scores[i]!;
+  const bar = (OUTLIER_FACTOR * sum) / scores.length;
+  let outliers = 0;
+  for (let i = 0; i < scores.length; i++) if (scores[i]! > bar) outliers++;
+  if (outliers === 0) return [postings];
+  const outlierDocs = new Int32Array(outliers);
+  const outlierScores = new Float32Array(outliers);
+  const restMax = new Float32Array(Math.ceil(scores.length / BLOCK));
+  for (let i = 0, n = 0; i < scores.length; i++) {
+    const score = scores[i]!;
+    if (score > bar) {
+      outlierDocs[n] = docs[i]!;
+      outlierScores[n++] = score;
+    } else if (score > restMax[Math.floor(i / BLOCK)]!) restMax[Math.floor(i / BLOCK)] = score;
+  }
+  const outlierMax = blockMaxima(Uint32Array.of(0, outliers), outlierScores).blockMax;
+  return [
+    { docs, scores, blockMax: restMax, maxScore: highestOf(restMax) },
+    { docs: outlierDocs, scores: outlierScores, blockMax: outlierMax, maxScore: highestOf(outlierMax) },
+  ];
 }

@@ -40,8 +40,11 @@ export interface TextIndexData {
 export interface Postings {
   readonly docs: Int32Array;
   readonly scores: Float32Array;
+  /**
+   * The highest score in each block of BLOCK postings, and in all: of every posting, or of all but the
+   * outliers another list holds (term-plan.ts, outliersApart).
+   */
   readonly blockMax: Float32Array;
-  /** The highest score of the word in any record. */
   readonly maxScore: number;
 }
 

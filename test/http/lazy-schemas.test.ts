@@ -1,0 +1,67 @@
+// Route schemas are compiled at their first use, not as the server starts (http/lazy-schemas.ts): a route
+// checks and serializes as an eagerly compiled one does, nothing is compiled before a request needs it,
+// and what no request used is compiled once the server listens.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createValidator } from '../../src/contract/index.js';
+import { LazySchemas } from '../../src/http/lazy-schemas.js';
+
+const QUERY = {
+  type: 'object',
+  properties: { limit: { type: 'integer', minimum: 1, default: 10 } },
+  additionalProperties: false,
+} as const;
+const RESPONSE = { 200: { type: 'object', properties: { limit: { type: 'integer' } } } } as const;
+
+let app: FastifyInstance | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+/** An app of two routes with lazily compiled schemas, counting the request checks compiled. */
+function lazyApp(): { app: FastifyInstance; schemas: LazySchemas; compiled: object[] } {
+  const schemas = new LazySchemas();
+  const compiled: object[] = [];
+  const requests = createValidator('request');
+  const built = Fastify({ ...schemas.options, logger: false });
+  schemas.install(built, (schema) => {
+    compiled.push(schema);
+    return requests.compile(schema);
+  });
+  for (const path of ['/first', '/second'])
+    built.get(path, { schema: { querystring: QUERY, response: RESPONSE } }, async (request) => ({
+      ...(request.query as object),
+      unlisted: 'not in the response schema',
+    }));
+  app = built;
+  return { app: built, schemas, compiled };
+}
+
+describe('route schemas compiled at their first use', () => {
+  it('check, coerce, fill in and serialize as the schemas say, compiling only the route asked', async () => {
+    const { app, schemas, compiled } = lazyApp();
+    await app.ready();
+    expect(compiled).toEqual([]);
+    const waiting = schemas.pending;
+    expect(waiting).toBeGreaterThanOrEqual(4);
+
+    expect((await app.inject('/first?limit=5')).json()).toEqual({ limit: 5 });
+    expect((await app.inject('/first')).json()).toEqual({ limit: 10 });
+    const refused = await app.inject('/first?limit=0');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(/querystring\/limit must be >= 1/);
+    expect((await app.inject('/first?other=1')).statusCode).toBe(400);
+    expect(compiled).toHaveLength(1);
+    expect(schemas.pending).toBe(waiting - 2);
+  });
+
+  it('compiles what no request used once the server listens', async () => {
+    const { app, schemas, compiled } = lazyApp();
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    await expect.poll(() => schemas.pending).toBe(0);
+    // Each route's check and the one of the HEAD route Fastify adds beside it.
+    expect(compiled).toHaveLength(4);
+    expect((await app.inject('/second?limit=3')).json()).toEqual({ limit: 3 });
+  });
+});
