@@ -4,6 +4,9 @@
 // garbage promoted while the mapping threads' records were taken in. Grown by half at most, the same sync
 // peaked at 0.83 GB instead of 1.5 to 1.7 GB of RSS, for a few more full collections (docs/PERFORMANCE.md,
 // "The lead's work, stop 36"). Not for `serve`: its heap holds steady, and its answers would pay for them.
+// A sync bounds it from its first whole step (a baseline) only: a delta's step holds a few MB, and bounded
+// from the process's start (14 MB live) it grew past the bound and paid a full collection in the step
+// (docs/PERFORMANCE.md, "The sync step and the start, stop 38").
 import { setFlagsFromString } from 'node:v8';
 
 /** The most the old generation grows past what was live at the last full collection, in percent. */

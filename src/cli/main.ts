@@ -57,7 +57,6 @@ export async function main(argv: string[]): Promise<number> {
         boundHeapGrowth();
         return await (await import('./import-command.js')).runImport(rest, process.env);
       case 'sync':
-        boundHeapGrowth();
         return await (await import('./sync-command.js')).runSync(rest, process.env);
       case 'validate':
         return await (await import('./catalog-commands.js')).runValidate(rest);

@@ -22,6 +22,7 @@ import { releaseFolder } from '../import/sync/release-folder.js';
 import { DEFAULT_DOWNLOAD_LIMIT, DEFAULT_STALL_TIMEOUT_MS, type ReleaseUrlOptions, releaseUrl } from '../import/sync/release-url.js';
 import { type AppliedStep, syncSteps } from '../import/sync/sync.js';
 import { type Upstream, UpstreamError } from '../import/sync/upstream.js';
+import { boundHeapGrowth } from './batch-heap.js';
 import { readTargets, TARGET_OPTIONS } from './catalog-targets.js';
 import { isoDate, readSelection, SELECTION_HELP, SELECTION_OPTIONS, type Selection } from './selection-options.js';
 import { UsageError } from './serve-options.js';
@@ -122,7 +123,10 @@ export async function runSync(args: string[], env: NodeJS.ProcessEnv): Promise<n
   if (checkpoint !== undefined && formatOf(checkpoint) !== 'snapshot') throw new UsageError('--checkpoint: name a .snapshot file');
   if (checkpoint !== undefined && !isStorePath(catalogPath) && !isDatabaseUrl(catalogPath))
     throw new UsageError('--checkpoint: checkpoints are of a store (--catalog a .db file or a postgres:// URL), not of a JSON catalog');
-  const once = () => syncOnce(upstream, { catalogPath, outs, database, checkpoint }, selection, lastVerified);
+  // A JSON catalog is read and written whole at every step: its heap bounded from the start, as an import's.
+  if (!isStorePath(catalogPath) && !isDatabaseUrl(catalogPath)) boundHeapGrowth();
+  const once = () =>
+    syncOnce(upstream, { catalogPath, outs, database, checkpoint }, selection, lastVerified, { beforeWhole: boundHeapGrowth });
   if (!values.follow) return once();
 
   const stopping = new AbortController();
@@ -149,7 +153,7 @@ export function followInProcess(
 ): Promise<number> {
   const upstream = upstreamOf(source, store, { maxBytes: DEFAULT_DOWNLOAD_LIMIT, stallTimeoutMs: DEFAULT_STALL_TIMEOUT_MS });
   return follow(
-    () => syncOnce(upstream, { catalogPath: store, outs: [], database: undefined }, selection, undefined, onStep),
+    () => syncOnce(upstream, { catalogPath: store, outs: [], database: undefined }, selection, undefined, { onStep }),
     interval,
     signal,
   );
@@ -262,7 +266,7 @@ async function syncOnce(
   { catalogPath, outs, database, checkpoint }: Targets,
   selection: Selection,
   lastVerified: string | undefined,
-  onStep: () => void = () => {},
+  { onStep = () => {}, beforeWhole }: { onStep?: () => void; beforeWhole?: () => void } = {},
 ): Promise<number> {
   const opened = await openStore(catalogPath, lastVerified);
   // Each store's writer checks every row it writes (row-facts.ts).
@@ -270,7 +274,7 @@ async function syncOnce(
   if (database) await migrate(database);
   let steps = 0;
   try {
-    for await (const step of syncSteps(store, upstream, selection, { lastVerified })) {
+    for await (const step of syncSteps(store, upstream, selection, { lastVerified, beforeWhole })) {
       if (changedAny(step.report)) for (const out of outs) await writeStore(out, store, opened.lasting);
       if (checkpoint !== undefined && (step.whole || !existsSync(checkpoint))) await writeStore(checkpoint, store, opened.lasting);
       await opened.after();

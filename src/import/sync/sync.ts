@@ -33,11 +33,21 @@ export async function* syncSteps(
   store: RecordStore,
   upstream: Upstream,
   selection: SyncSelection,
-  { now = () => new Date(), lastVerified }: { now?: () => Date; lastVerified?: string | undefined } = {},
+  {
+    now = () => new Date(),
+    lastVerified,
+    beforeWhole = () => {},
+  }: {
+    now?: () => Date;
+    lastVerified?: string | undefined;
+    /** Called before a whole step (a baseline, a whole tree) is read: `sync` bounds its heap's growth then (cli/batch-heap.ts). */
+    beforeWhole?: () => void;
+  } = {},
 ): AsyncGenerator<AppliedStep, void, undefined> {
   const start = await store.state();
   for await (const step of upstream.steps(start.sync)) {
     try {
+      if (step.whole) beforeWhole();
       const started = performance.now();
       const cpu = process.cpuUsage();
       const { sequence, result: applied } = await store.step(async (writer) => {
