@@ -53,12 +53,17 @@ function namedList(filters: FilterIndex, projects: readonly string[]): NamedList
   });
 }
 
-/** Postings of records that all score the same. */
+/**
+ * Postings of records that all score the same. Their highest is the score as a float32 holds it, as every
+ * posting does: the score asked for may be a rounding above or below it, and a ceiling below what records
+ * score made a question whose best record meets every term at its ceiling rank every record again.
+ */
 function constantPostings(docs: Positions, score: number): Postings {
+  const scores = new Float32Array(docs.length).fill(score);
   return {
     docs,
-    scores: new Float32Array(docs.length).fill(score),
+    scores,
     blockMax: new Float32Array(Math.ceil(docs.length / BLOCK)).fill(score),
-    maxScore: docs.length > 0 ? score : 0,
+    maxScore: docs.length > 0 ? scores[0]! : 0,
   };
 }

@@ -278,8 +278,11 @@ function bestByAnyWords(
   if (limit <= 0) return kept;
   const scorer = new TermScorer(plans);
   const ceilings = Float64Array.from(plans, termCeiling);
-  // What the best relevance is taken to be, at most (TIE_GROWTH).
-  let assumedBest = knownBest ?? ceilings.reduce((sum, ceiling) => sum + ceiling, 0);
+  // What the best relevance is taken to be, at most (TIE_GROWTH): at first every term at its ceiling, raised
+  // by the bound's margin, since a record meeting them all at their highest (a question naming a project,
+  // whose records all score the naming's score) sums the same numbers in another order, and coming out a
+  // rounding error above was taken for a wrong guess and ranked every record again.
+  let assumedBest = knownBest ?? ceilings.reduce((sum, ceiling) => sum + ceiling, 0) * (1 + BOUND_MARGIN);
   const all = weights.reduce((sum, weight) => sum + weight, 0);
   // The reward for each count of words met (weights are whole numbers), worked out once: a power in the
   // bound of every record read was a tenth of a common-word question's time.
