@@ -5,6 +5,7 @@
 // page starts by bisection.
 import type { CatalogRemoval } from '../contract/index.js';
 import { compareListingOrder } from './cve-id.js';
+import { partitionPoint } from './partition-point.js';
 import type { RecordTable } from './record-table.js';
 
 export interface ChangeOrder {
@@ -144,12 +145,5 @@ export function isAfter(time: number, id: string, point: ChangePoint): boolean {
 
 /** The index of the first of `count` entries in change order that comes after the point (bisection). */
 export function firstAfter(count: number, timeAt: (i: number) => number, idAt: (i: number) => string, point: ChangePoint): number {
-  let low = 0;
-  let high = count;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (isAfter(timeAt(middle), idAt(middle), point)) high = middle;
-    else low = middle + 1;
-  }
-  return low;
+  return partitionPoint(0, count, (i) => !isAfter(timeAt(i), idAt(i), point));
 }

@@ -3,6 +3,7 @@ import type { CursorCodec } from './cursor.js';
 import { compareListingOrder } from './cve-id.js';
 import { inSteps } from './derived.js';
 import { type Candidates, FILTER_READERS, hasFilters, NO_FILTERS } from './filter-index.js';
+import { partitionPoint } from './partition-point.js';
 import type { ListFilters, Snapshot } from './snapshot.js';
 import { recordsAt } from './snapshot.js';
 import { prepareSubjects, subjectsReady, versionSubjects } from './version-subjects.js';
@@ -155,24 +156,10 @@ function withVersion(snapshot: Snapshot, filters: ListFilters, candidates: Candi
 function firstAfter(snapshot: Snapshot, positions: Int32Array, id: string): number {
   const own = snapshot.positionOf(id);
   const next = own === undefined ? placeAmong(snapshot.table.ids, id) : own + 1;
-  let low = 0;
-  let high = positions.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (positions[middle]! < next) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return partitionPoint(0, positions.length, (i) => positions[i]! < next);
 }
 
 /** The position of the first id that comes after `id` in listing order (bisection). */
 function placeAmong(ids: readonly string[], id: string): number {
-  let low = 0;
-  let high = ids.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (compareListingOrder(ids[middle]!, id) <= 0) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return partitionPoint(0, ids.length, (i) => compareListingOrder(ids[i]!, id) <= 0);
 }

@@ -3,6 +3,7 @@
 // to a name no record is filed under, for the agents' answers to an empty filtered list.
 import { PAGE_LIMIT, type ProjectPage, type ProjectSummary, type ProjectsQuery } from '../contract/index.js';
 import type { CursorCodec } from './cursor.js';
+import { partitionPoint } from './partition-point.js';
 import { projectKeys } from './search/project-index.js';
 import { boundQuery, MAX_TERMS } from './search/query-understanding.js';
 import { words } from './search/words.js';
@@ -91,12 +92,5 @@ function cursorKey(name: string): string {
 
 /** Index of the first project after the cursor's key, by bisection (the projects are in name order). */
 function firstAfter(projects: readonly ProjectSummary[], key: string): number {
-  let low = 0;
-  let high = projects.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (cursorKey(projects[middle]!.name) <= key) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return partitionPoint(0, projects.length, (i) => cursorKey(projects[i]!.name) <= key);
 }

@@ -2,6 +2,7 @@
 // the spellings of a name in any case (the exact filter is case-sensitive, so a person typing "OPENSSL" is
 // pointed at "OpenSSL").
 import type { ProjectSummary } from '../contract/index.js';
+import { partitionPoint } from './partition-point.js';
 import { type RecordTable, STATUS_CODES } from './record-table.js';
 
 export interface ProjectTable {
@@ -50,13 +51,7 @@ export function projectTable(table: RecordTable, aliases: ReadonlyMap<string, re
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.position - b.position));
   const startingWith = (text: string): Set<number> => {
     const start = text.toLowerCase();
-    let low = 0;
-    let high = spellings.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (spellings[middle]!.key < start) low = middle + 1;
-      else high = middle;
-    }
+    const low = partitionPoint(0, spellings.length, (i) => spellings[i]!.key < start);
     const found = new Set<number>();
     for (let i = low; i < spellings.length && spellings[i]!.key.startsWith(start); i++) found.add(spellings[i]!.position);
     return found;

@@ -10,6 +10,7 @@ import { compareListingOrder } from './cve-id.js';
 import type { Derived } from './derived.js';
 import { detailsJson } from './details-json.js';
 import { patchedIdIndex } from './id-index.js';
+import { partitionPoint } from './partition-point.js';
 import { type OwnTexts, PatchedTexts } from './patched-texts.js';
 import { type RecordTable, type TableRecord, tableRecord } from './record-table.js';
 import type { SearchIndex } from './search/search-index.js';
@@ -150,7 +151,7 @@ function layeredSearch(
 ): () => Generator<void, SearchIndex, void> {
   let before: Derived<SearchIndex> | undefined = previous;
   return function* () {
-    const index = yield* layeredIndexSteps(yield* before!.steps(), from, table, texts, aliases);
+    const index = yield* layeredIndexSteps((yield* before!.steps()).text, from, table, texts, aliases);
     before = undefined;
     return index;
   };
@@ -172,16 +173,9 @@ function mergedOrder(
     const position = previous.positionOf(id);
     if (position !== undefined) skip[position] = 1;
   }
-  const places = upserted.map(({ record }) => {
-    let low = 0;
-    let high = previousIds.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (compareListingOrder(previousIds[middle]!, record.id) < 0) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  });
+  const places = upserted.map(({ record }) =>
+    partitionPoint(0, previousIds.length, (i) => compareListingOrder(previousIds[i]!, record.id) < 0),
+  );
   let kept = 0;
   for (const flag of skip) kept += 1 - flag;
   const size = kept + upserted.length;

@@ -4,6 +4,7 @@
 // where they can be, so only the records the ranges leave are checked one by one. A purl or CPE may carry its own version (`pkg:npm/x@1.2.3`, the CPE's
 // version attribute); the version is then not given again beside it.
 import { MAX_VERSION_PARAMETER_LENGTH, ServiceError, VERSION_PATTERN, type VersionStatus } from '../contract/index.js';
+import { partitionPoint } from './partition-point.js';
 import type { Snapshot } from './snapshot.js';
 import { type CpeAttributes, CpeError, isSpecific, parseCpeQuery, VERSION } from './versions/cpe-name.js';
 import { PurlError, purlPackage } from './versions/package-key.js';
@@ -147,13 +148,7 @@ function placeFinder(positions: Int32Array): (position: number) => number {
 
 /** The place of a position in an ascending list, or -1. */
 function indexOf(positions: Int32Array, position: number): number {
-  let low = 0;
-  let high = positions.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (positions[middle]! < position) low = middle + 1;
-    else high = middle;
-  }
+  const low = partitionPoint(0, positions.length, (i) => positions[i]! < position);
   return low < positions.length && positions[low] === position ? low : -1;
 }
 

@@ -182,6 +182,41 @@ describe('search after changes', () => {
     expect(snapshot.search.get().text).toBeInstanceOf(OverlayTextIndex);
   });
 
+  it('keeps of a merge only its text index once a change replaced the merged snapshot', { timeout: 600_000 }, async () => {
+    // The merged snapshot's vocabulary (built whole by the merge) went with the store's base until the next
+    // merge, beside the served snapshot's own.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const first = createSnapshot(sample);
+    await first.search.prepare();
+    const store = new SnapshotStore(first);
+    const modified = new Date(Date.UTC(2026, 0, 2)).toISOString();
+    const large: SnapshotChange = {
+      sequence: 1,
+      lastVerified: sample.lastVerified,
+      upserted: sample.records
+        .slice(0, 2100)
+        .map((record, i) => ({ ...record, summary: `${sample.records[i + 2100]!.summary} again`, modified })),
+      removed: [],
+    };
+    const catalog = mergeCatalog(sample, large);
+    const changed = applyChange(first, large);
+    await changed.search.prepare();
+    store.replace(changed);
+    while (store.merging) await store.merging;
+    const { text: mergedText } = store.current.search.get();
+    expect(mergedText).toBeInstanceOf(StoredTextIndex);
+    const vocabulary = new WeakRef(store.current.search.get().vocabulary);
+    const next = applyChange(store.current, changeOf(catalog, 2, random(3)));
+    await next.search.prepare();
+    store.replace(next);
+    while (store.merging) await store.merging;
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(vocabulary.deref()).toBeUndefined();
+    expect((store.current.search.get().text as OverlayTextIndex).layout.base).toBe(mergedText);
+  });
+
   it('rebases the snapshots served while a merge ran onto the merged index, instead of dropping the merge', {
     timeout: 600_000,
   }, async () => {

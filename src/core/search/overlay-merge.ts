@@ -46,22 +46,27 @@ export async function mergeOverlay(snapshot: Snapshot): Promise<Snapshot | undef
   return Object.freeze({ ...snapshot, search });
 }
 
-/** A merged index, and the records it holds: the ids (by number) and content hashes of the snapshot merged. */
+/**
+ * A merged index's text index, and the records it holds: the ids (by number) and content hashes of the
+ * snapshot merged. The text index alone: what a rebase layers on. The merged snapshot's vocabulary (built
+ * whole by the merge) and project index go with that snapshot once a change replaces it; kept here, they
+ * stayed until the next merge, beside the served snapshot's own.
+ */
 export interface MergedBase {
-  readonly index: SearchIndex;
+  readonly text: StoredTextIndex;
   readonly ids: IdIndex;
   readonly hashes: BigUint64Array;
 }
 
 /** What a merged snapshot (mergeOverlay's) offers the snapshots that changes made meanwhile. */
 export function mergedBase(merged: Snapshot): MergedBase {
-  return { index: merged.search.get(), ids: merged.ids, hashes: merged.hashes.get().column };
+  return { text: merged.search.get().text as StoredTextIndex, ids: merged.ids, hashes: merged.hashes.get().column };
 }
 
 /** Whether the snapshot's built index reads the base already (is it, or layers an overlay on it). */
 function readsBase(snapshot: Snapshot, base: MergedBase): boolean {
   const { text } = snapshot.search.get();
-  return text === base.index.text || (text instanceof OverlayTextIndex && text.layout.base === base.index.text);
+  return text === base.text || (text instanceof OverlayTextIndex && text.layout.base === base.text);
 }
 
 /**
@@ -87,7 +92,7 @@ export async function rebased(snapshot: Snapshot, base: MergedBase): Promise<Sna
     from[position] = before >= 0 && base.hashes[before] === hashes[position] ? before : -1;
   }
   const { table, texts, aliases } = snapshot;
-  const search = new Derived(() => layeredIndexSteps(base.index, from, table, texts, aliases));
+  const search = new Derived(() => layeredIndexSteps(base.text, from, table, texts, aliases));
   await search.prepare();
   return Object.freeze({ ...snapshot, search });
 }

@@ -6,22 +6,22 @@ import type { TextStore } from '../text-store.js';
 import { OverlayTextIndex } from './overlay-index.js';
 import { buildProjectIndex } from './project-index.js';
 import type { SearchIndex } from './search-index.js';
-import { StoredTextIndex, textIndexSteps } from './text-index.js';
+import { StoredTextIndex, type TextIndex, textIndexSteps } from './text-index.js';
 import { Vocabulary } from './vocabulary.js';
 
 /**
- * The index after a change, from the previous snapshot's: `from[position]` is where each record was in
- * the previous snapshot, -1 for a record the change brought.
+ * The index after a change, from the previous snapshot's text index: `from[position]` is where each record
+ * was in the previous snapshot, -1 for a record the change brought.
  */
 export function* layeredIndexSteps(
-  previous: SearchIndex,
+  previous: TextIndex,
   from: Int32Array,
   table: RecordTable,
   texts: TextStore,
   aliases: ReadonlyMap<string, readonly string[]>,
 ): Generator<void, SearchIndex, void> {
-  const layers = previous.text instanceof OverlayTextIndex ? previous.text.layout : undefined;
-  const base = layers?.base ?? (previous.text as StoredTextIndex);
+  const layers = previous instanceof OverlayTextIndex ? previous.layout : undefined;
+  const base = layers?.base ?? (previous as StoredTextIndex);
   const size = from.length;
   const baseOf = new Int32Array(size);
   const positionOf = new Int32Array(base.data.projectLengths.length).fill(-1);

@@ -2,6 +2,7 @@
 // reading of the query returned beside the hits so a caller can show why each record is there.
 import { SEVERITIES } from '../../contract/index.js';
 import { inSteps, settled } from '../derived.js';
+import { partitionPoint } from '../partition-point.js';
 import { NO_DATE, namesCwe, STATUS_CODES } from '../record-table.js';
 import type { RecordEntry, Snapshot } from '../snapshot.js';
 import { type AskedVersion, askedVersionSteps } from './asked-version.js';
@@ -162,16 +163,7 @@ function filteredPositions(snapshot: Snapshot, understanding: QueryUnderstanding
   if (published && !overlapsPublication(snapshot.table.published, published)) return positions.subarray(0, 0);
   const { year } = snapshot.table;
   // The first position whose year is at or below `bound`.
-  const firstAtOrBelow = (bound: number) => {
-    let low = 0;
-    let high = positions.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (year[positions[middle]!]! > bound) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  };
+  const firstAtOrBelow = (bound: number) => partitionPoint(0, positions.length, (i) => year[positions[i]!]! > bound);
   const start = years?.to === undefined ? 0 : firstAtOrBelow(years.to);
   const end = years?.from === undefined ? positions.length : firstAtOrBelow(years.from - 1);
   return positions.subarray(start, Math.max(start, end));

@@ -17,6 +17,7 @@
 // most a native allocation, were 4.6 KB of the 6.8 KB a project held; the build gathers the numbers in plain
 // arrays (collected young), not in growing typed arrays (native allocations, 80 KB a project, freed late).
 import type { VersionStatus } from '../../contract/index.js';
+import { partitionPoint } from '../partition-point.js';
 import {
   type CompiledRecord,
   commitPrefix,
@@ -316,13 +317,7 @@ export class RangeIndex {
     const data = this.data;
     const prefix = commitPrefix(version);
     const [first, end] = this.#section(COMMITS);
-    let low = 0;
-    let high = (end - first) / 2;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (data[first + 2 * middle]! < prefix) low = middle + 1;
-      else high = middle;
-    }
+    const low = partitionPoint(0, (end - first) / 2, (i) => data[first + 2 * i]! < prefix);
     const naming: number[] = [];
     for (let i = first + 2 * low; i < end && data[i] === prefix; i += 2) naming.push(data[i + 1]!);
     const excluded = new Set(naming);
