@@ -209,6 +209,8 @@ export async function prepareSnapshot(snapshot: Snapshot, served?: Snapshot): Pr
   else search.catch(() => {});
   await snapshot.projects.prepare();
   await snapshot.changes.prepare();
+  // The map of the ids an index was first made of: shared along a chain of changes, made once.
+  await snapshot.ids.numbers.prepare();
   // Not the version index's parts: each reads records' details (all of them for the package and CPE lists, a
   // quarter of a second at the sample's 17,000 records), which a service nobody asks for versions should not
   // pay at each load; the first query reading a part builds it (prepareSubjects in version-subjects.ts).
