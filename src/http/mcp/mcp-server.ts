@@ -1,5 +1,5 @@
 // One MCP server per request, as the SDK's stateless serving asks: the factory registers the tools of
-// the table on a fresh McpServer. Schemas and argument checks are built once, here at load.
+// the table on a fresh McpServer. Schemas and argument checks are built once, at the first request.
 import { McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger } from 'fastify';
 import { requestCheck, ServiceError } from '../../contract/index.js';
@@ -26,12 +26,17 @@ const INSTRUCTIONS =
 /** Every tool only reads the snapshot: safe to call, to repeat and to retry, and it reaches nothing outside. */
 const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
-const registrations = tools.map((tool) => ({
-  tool,
-  inputSchema: toolInput(tool.input),
-  outputSchema: toolOutput(tool.output),
-  check: requestCheck(tool.input, tool.arguments),
-}));
+// Made at the first MCP request, not when the module loads: the output schemas and argument checks cost
+// 180 ms of CPU, which a server's start paid before its first REST answer (docs/PERFORMANCE.md, "The sync
+// step and the start, stop 38").
+let made: ReturnType<typeof registrations> | undefined;
+const registrations = () =>
+  tools.map((tool) => ({
+    tool,
+    inputSchema: toolInput(tool.input),
+    outputSchema: toolOutput(tool.output),
+    check: requestCheck(tool.input, tool.arguments),
+  }));
 
 export function mcpServerFactory(ctx: SurfaceContext, log: FastifyBaseLogger): McpServerFactory {
   const cacheHint = { ttlMs: ctx.config.cacheMaxAgeSeconds * 1000, cacheScope: 'public' } as const;
@@ -49,7 +54,8 @@ export function mcpServerFactory(ctx: SurfaceContext, log: FastifyBaseLogger): M
         cacheHints: { 'tools/list': cacheHint, 'server/discover': cacheHint },
       },
     );
-    for (const { tool, inputSchema, outputSchema, check } of registrations) {
+    made ??= registrations();
+    for (const { tool, inputSchema, outputSchema, check } of made) {
       server.registerTool(
         tool.name,
         { title: tool.title, description: tool.description, inputSchema, outputSchema, annotations: { title: tool.title, ...ANNOTATIONS } },
