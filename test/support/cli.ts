@@ -45,7 +45,9 @@ export function startServer(args: string[] = [], env: NodeJS.ProcessEnv = {}, { 
     const timer = setTimeout(() => {
       child.kill('SIGKILL'); // not left to start later, unseen, after the test has failed
       reject(new Error(`server did not start:\n${output}`));
-    }, 20_000);
+      // Generous: the whole suite on two cores starts servers side by side (a fresh clone's CI once took
+      // more than 20 s for one, at a load average of 9); a server that cannot start still fails the test.
+    }, 45_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
