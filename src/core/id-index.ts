@@ -22,6 +22,8 @@ export class IdNumbers {
   readonly #count: number;
   readonly #added = new Map<string, number>();
   readonly #map: Derived<Map<string, number>>;
+  /** The map once made, read directly: a look-up on the hot path pays no call into the build. */
+  #firstMap: Map<string, number> | undefined;
 
   constructor(first: readonly string[]) {
     this.#first = first;
@@ -30,7 +32,7 @@ export class IdNumbers {
   }
 
   get(id: string): number | undefined {
-    const first = this.#map.built ? this.#map.get().get(id) : this.#bisect(id);
+    const first = this.#firstMap !== undefined ? this.#firstMap.get(id) : this.#bisect(id);
     return first ?? this.#added.get(id);
   }
 
@@ -68,6 +70,7 @@ export class IdNumbers {
       map.set(this.#first[position]!, position);
       if ((position + 1) % MAP_STEP === 0) yield;
     }
+    this.#firstMap = map;
     this.#first = [];
     return map;
   }
