@@ -1,6 +1,6 @@
 // Assembles the service: the edge wraps every surface once, then each surface registers its routes as a
 // plugin of its own. Surfaces never see each other; what they share comes from http/shared.
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createValidator } from '../contract/index.js';
 import { ChangeFollower } from '../core/change-follower.js';
 import { a2aSurface } from './a2a/a2a-surface.js';
@@ -15,6 +15,7 @@ import { withMethodNotAllowed } from './edge/method-not-allowed.js';
 import { MemoryRateStore, type RatePolicy, type RateStore } from './edge/rate-limit/gcra.js';
 import { RedisRateStore } from './edge/rate-limit/redis-store.js';
 import { generateRequestId } from './edge/request-id.js';
+import { RequestLogController } from './edge/request-log.js';
 import { feedsSurface } from './feeds/feeds-surface.js';
 import { LazySchemas } from './lazy-schemas.js';
 import { mcpSurface } from './mcp/mcp-surface.js';
@@ -44,10 +45,11 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
   const has = (layer: EdgeLayer) => layers.has(layer);
   const logger = has('request-log') ? options.logger : undefined;
   const schemas = new LazySchemas();
+  const requestLog = new RequestLogController();
   const app = Fastify({
     ...schemas.options,
     ...(logger ? { loggerInstance: withoutRequestChildren(logger) } : { logger: false }),
-    logController: new LogController({ disableRequestLogging: true }),
+    logController: requestLog,
     genReqId: generateRequestId,
     frameworkErrors,
     clientErrorHandler,
@@ -75,6 +77,7 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
     rateLimit: limited ? { policy, store: options.rateStore ?? (await createRateStore(ctx, policy, app)) } : undefined,
     cacheMaxAgeSeconds: ctx.config.cacheMaxAgeSeconds,
     datasetVersion: () => ctx.store.current.version,
+    requestLog,
   });
   // After the edge's hooks: the 404 handler's context takes the hooks declared before it.
   if (has('rest')) registerErrorHandling(app);

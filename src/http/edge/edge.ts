@@ -1,5 +1,6 @@
-// The edge: what every request pays for, whatever the surface, as one onRequest hook, one onSend hook and
-// one onResponse hook (the request log). Each concern stays in its own file; this one puts them in order.
+// The edge: what every request pays for, whatever the surface, as one onRequest hook and one onSend hook;
+// the request log is written where Fastify writes its own line when a response ends (request-log.ts). Each
+// concern stays in its own file; this one puts them in order.
 // Fastify runs each hook through its hook runner, a pass per hook per request; eight hooks, one per
 // concern, cost more than most of the concerns themselves (docs/PERFORMANCE.md, "The edge layer by layer").
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -12,7 +13,7 @@ import { registerDraining } from './draining.js';
 import { setEdgeHeaders } from './edge-headers.js';
 import type { RatePolicy, RateStore } from './rate-limit/gcra.js';
 import { type Limiter, registerRateLimit } from './rate-limit/rate-limit.js';
-import { requestLogOf } from './request-log.js';
+import type { RequestLogController } from './request-log.js';
 import { registerRouteOf } from './route-of.js';
 
 declare module 'fastify' {
@@ -43,6 +44,8 @@ export interface EdgeOptions {
   readonly rateLimit: { readonly policy: RatePolicy; readonly store: RateStore } | undefined;
   readonly cacheMaxAgeSeconds: number;
   readonly datasetVersion: () => string;
+  /** The app's log controller (given to Fastify when the app was made), told here to write the request line. */
+  readonly requestLog: RequestLogController;
 }
 
 type Done = () => void;
@@ -86,11 +89,5 @@ export function registerEdge(app: FastifyInstance, options: EdgeOptions): void {
       done(null, caching ? caching(request, reply, payload) : payload);
     });
   }
-  if (on('request-log')) {
-    const logRequest = requestLogOf(app.log);
-    app.addHook('onResponse', (request, reply, done) => {
-      logRequest(request, reply);
-      done();
-    });
-  }
+  if (on('request-log')) options.requestLog.logTo(app.log);
 }

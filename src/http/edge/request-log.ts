@@ -1,9 +1,9 @@
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { pino } from 'pino';
 import { routeOf } from './route-of.js';
 
 /**
- * One structured line per request, written when the response is sent (the edge's onResponse hook): id,
+ * One structured line per request, written when the response has been sent (RequestLogController): id,
  * method, url, route, status, duration and client address. (Fastify's default writes two lines per request,
  * which costs throughput.) The request id is written here, not bound in a child logger per request
  * (server.ts). Cookies and other headers are never logged.
@@ -113,4 +113,28 @@ export function requestLogOf(logger: FastifyBaseLogger): RequestLog {
       `${prefix()},"reqId":"${request.id}","method":"${request.method}","url":${JSON.stringify(request.url)},"route":${route === undefined ? 'null' : JSON.stringify(route)},"status":${reply.statusCode},"ms":${Math.round(reply.elapsedTime * 100) / 100},"client":"${request.client}"${end}`,
     );
   };
+}
+
+/**
+ * Where the request line is written: Fastify's own call for the line it would write when a response has
+ * ended (its log controller's `requestCompleted`, after any onResponse hook, for every request, a failed
+ * one too), not an onResponse hook of ours, whose runner and callbacks cost every request about a tenth of
+ * what the line itself costs (docs/PERFORMANCE.md, "Hot path, stop 38"). Fastify's other lines about
+ * requests stay off, as `disableRequestLogging` has them. It writes nothing until told where (`logTo`):
+ * the logger is the app's, made with the app this controller is given to.
+ */
+export class RequestLogController extends LogController {
+  #log: RequestLog = () => {};
+
+  constructor() {
+    super({ disableRequestLogging: true });
+  }
+
+  logTo(logger: FastifyBaseLogger): void {
+    this.#log = requestLogOf(logger);
+  }
+
+  override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    this.#log(request, reply);
+  }
 }
