@@ -5,6 +5,7 @@
 // ever added to: a snapshot made before an id was added finds that id's number past its own array.
 import { compareListingOrder } from './cve-id.js';
 import { Derived } from './derived.js';
+import { partitionPoint } from './partition-point.js';
 
 /** How many ids the map of the first ids takes in a step, between requests. */
 const MAP_STEP = 20_000;
@@ -53,14 +54,9 @@ export class IdNumbers {
   }
 
   #bisect(id: string): number | undefined {
-    let low = 0;
-    let high = this.#first.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (compareListingOrder(this.#first[middle]!, id) < 0) low = middle + 1;
-      else high = middle;
-    }
-    return this.#first[low] === id ? low : undefined;
+    const first = this.#first;
+    const low = partitionPoint(0, first.length, (i) => compareListingOrder(first[i]!, id) < 0);
+    return first[low] === id ? low : undefined;
   }
 
   *#mapSteps(): Generator<void, Map<string, number>, void> {

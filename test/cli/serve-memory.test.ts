@@ -3,17 +3,15 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { queryObjects, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { queryObjects } from 'node:v8';
 import { expect, it } from 'vitest';
 import { catalogJson } from '../../src/catalog/json/catalog-writer.js';
 import { serve } from '../../src/cli/serve.js';
 import { StoredTextIndex } from '../../src/core/search/text-index.js';
 import { fixtureCatalog, testConfig } from '../support/app.js';
+import { collectGarbage } from '../support/held-memory.js';
 
 it('keeps not the first snapshot once a reload replaced it', { timeout: 60_000 }, async () => {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
   const file = join(await mkdtemp(join(tmpdir(), 'serve-memory-')), 'catalog.json');
   await writeFile(file, catalogJson(fixtureCatalog));
   const app = await serve(testConfig({ recordsFile: file }));
@@ -31,7 +29,7 @@ it('keeps not the first snapshot once a reload replaced it', { timeout: 60_000 }
     while ((await app.inject(`/api/v1/cve-records/${added.id}`)).statusCode !== 200)
       await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setImmediate(resolve));
-    gc();
+    collectGarbage();
     // The served snapshot's index only: the first one's was kept by the scope serve's SIGHUP handler shares.
     expect(queryObjects(StoredTextIndex, { format: 'count' })).toBe(1);
   } finally {

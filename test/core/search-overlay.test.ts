@@ -3,8 +3,6 @@
 // And a snapshot made by changes holds none of the snapshots before it, and a merge that changes overtook
 // is not lost: the snapshot served by then is rebased onto it. A merge runs on the thread that serves.
 import { readdirSync, readFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REALISTIC_QUERIES } from '../../bench/corpus-figures.js';
 import type { CatalogFile, CatalogRecord } from '../../src/contract/index.js';
@@ -18,6 +16,7 @@ import { createSnapshot, prepareSnapshot, type Snapshot } from '../../src/core/s
 import { applyChange, applyRows, type SnapshotChange } from '../../src/core/snapshot-delta.js';
 import { SnapshotStore } from '../../src/core/snapshot-store.js';
 import { loadDefaultCatalog } from '../support/app.js';
+import { collectGarbage } from '../support/held-memory.js';
 import { mergeCatalog } from '../support/snapshot-views.js';
 
 /** A small deterministic generator, so a failure names the change that made it. */
@@ -65,6 +64,19 @@ function changeOf(catalog: CatalogFile, step: number, next: () => number): Snaps
 }
 
 /** The top 10 of each realistic query: ids and scores. */
+/** A change large enough to be merged: the first 2,100 records given other records' summaries, marked. */
+function largeChange(catalog: CatalogFile, mark: string): SnapshotChange {
+  const modified = new Date(Date.UTC(2026, 0, 2)).toISOString();
+  return {
+    sequence: 1,
+    lastVerified: catalog.lastVerified,
+    upserted: catalog.records
+      .slice(0, 2100)
+      .map((record, i) => ({ ...record, summary: `${catalog.records[i + 2100]!.summary} ${mark}`, modified })),
+    removed: [],
+  };
+}
+
 function topTens(snapshot: Snapshot): [string, number][][] {
   return REALISTIC_QUERIES.map((query) => search(snapshot, query, 10).hits.map((hit) => [hit.entry.record.id, hit.score]));
 }
@@ -134,8 +146,6 @@ describe('search after changes', () => {
   });
 
   it('holds none of the snapshots before it once its own index is built', { timeout: 120_000 }, async () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
     const next = random(7);
     let catalog = sample;
     let snapshot = createSnapshot(catalog);
@@ -149,7 +159,7 @@ describe('search after changes', () => {
       await snapshot.changes.prepare();
     }
     await new Promise((resolve) => setImmediate(resolve));
-    gc();
+    collectGarbage();
     expect(first.deref()).toBeUndefined();
     // The first index is the base the overlay reads: kept while snapshots read it, and only it.
     expect(firstIndex.deref()).toBeDefined();
@@ -159,8 +169,6 @@ describe('search after changes', () => {
   it('holds not the index of the snapshot before it when its texts are read from a store', { timeout: 120_000 }, async () => {
     // A store's texts keep the hash of each position they were given; the function that gave it once kept
     // the whole scope it was made in, the previous snapshot's index included.
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
     const next = random(5);
     let catalog = sample;
     let snapshot = applyChange(createSnapshot(catalog), changeOf(catalog, 1, next));
@@ -177,7 +185,7 @@ describe('search after changes', () => {
     }));
     await prepareSnapshot(snapshot);
     await new Promise((resolve) => setImmediate(resolve));
-    gc();
+    collectGarbage();
     expect(previousIndex.deref()).toBeUndefined();
     expect(snapshot.search.get().text).toBeInstanceOf(OverlayTextIndex);
   });
@@ -185,20 +193,10 @@ describe('search after changes', () => {
   it('keeps of a merge only its text index once a change replaced the merged snapshot', { timeout: 600_000 }, async () => {
     // The merged snapshot's vocabulary (built whole by the merge) went with the store's base until the next
     // merge, beside the served snapshot's own.
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
     const first = createSnapshot(sample);
     await first.search.prepare();
     const store = new SnapshotStore(first);
-    const modified = new Date(Date.UTC(2026, 0, 2)).toISOString();
-    const large: SnapshotChange = {
-      sequence: 1,
-      lastVerified: sample.lastVerified,
-      upserted: sample.records
-        .slice(0, 2100)
-        .map((record, i) => ({ ...record, summary: `${sample.records[i + 2100]!.summary} again`, modified })),
-      removed: [],
-    };
+    const large = largeChange(sample, 'again');
     const catalog = mergeCatalog(sample, large);
     const changed = applyChange(first, large);
     await changed.search.prepare();
@@ -212,7 +210,7 @@ describe('search after changes', () => {
     store.replace(next);
     while (store.merging) await store.merging;
     await new Promise((resolve) => setImmediate(resolve));
-    gc();
+    collectGarbage();
     expect(vocabulary.deref()).toBeUndefined();
     expect((store.current.search.get().text as OverlayTextIndex).layout.base).toBe(mergedText);
   });
@@ -225,15 +223,7 @@ describe('search after changes', () => {
     await first.search.prepare();
     const store = new SnapshotStore(first);
     // A change large enough to be merged (2,100 records rewritten), then two of upstream's size.
-    const modified = new Date(Date.UTC(2026, 0, 2)).toISOString();
-    const large: SnapshotChange = {
-      sequence: 1,
-      lastVerified: sample.lastVerified,
-      upserted: sample.records
-        .slice(0, 2100)
-        .map((record, i) => ({ ...record, summary: `${sample.records[i + 2100]!.summary} rewritten`, modified })),
-      removed: [],
-    };
+    const large = largeChange(sample, 'rewritten');
     let catalog = mergeCatalog(sample, large);
     const merged = applyChange(first, large);
     const steps: Snapshot[] = [];

@@ -4,7 +4,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
+/** A full collection, now (V8's gc, exposed to this process). */
+export const collectGarbage = runInNewContext('gc') as () => void;
 
 /** What the process holds after a full collection: the JS heap and buffers. */
 export function heldBytes(): number {

@@ -100,9 +100,19 @@ export class TermScorer {
   }
 }
 
-/** Lists of spellings kept per index: a query reads a handful; past this many the oldest is made again when asked. */
+/** Lists of spellings kept per index: a query reads a handful; past this many the least used is made again when asked. */
 const KEPT_SPELLINGS = 64;
-const spellingLists = new WeakMap<TextIndex, Map<string, readonly Postings[]>>();
+const spellingLists = new WeakMap<TextIndex, RecentlyUsed<string, readonly Postings[]>>();
+
+/** What `lists` keeps for `text`, made empty (`make`) at its first use. */
+function keptFor<T>(lists: WeakMap<TextIndex, T>, text: TextIndex, make: () => T): T {
+  let kept = lists.get(text);
+  if (kept === undefined) {
+    kept = make();
+    lists.set(text, kept);
+  }
+  return kept;
+}
 
 /**
  * One list for spellings whose every word is an indexed word (its options, the word and its plural):
@@ -113,19 +123,8 @@ const spellingLists = new WeakMap<TextIndex, Map<string, readonly Postings[]>>()
  * Made on first use (a walk of the spellings' rarest words), then kept with the index.
  */
 export function spellingsPostings(text: TextIndex, spellings: readonly (readonly (readonly string[])[])[]): readonly Postings[] {
-  const key = JSON.stringify(spellings);
-  let kept = spellingLists.get(text);
-  if (!kept) {
-    kept = new Map();
-    spellingLists.set(text, kept);
-  }
-  let lists = kept.get(key);
-  if (!lists) {
-    lists = outliersApart(scoreSpellings(text, spellings));
-    if (kept.size >= KEPT_SPELLINGS) kept.delete(kept.keys().next().value!);
-    kept.set(key, lists);
-  }
-  return lists;
+  const kept = keptFor(spellingLists, text, () => new RecentlyUsed<string, readonly Postings[]>(Number.POSITIVE_INFINITY, KEPT_SPELLINGS));
+  return kept.use(JSON.stringify(spellings), () => ({ value: outliersApart(scoreSpellings(text, spellings)), weight: 0 }));
 }
 
 function scoreSpellings(text: TextIndex, spellings: readonly (readonly (readonly string[])[])[]): Postings {
@@ -177,11 +176,7 @@ const apartLists = new WeakMap<TextIndex, RecentlyUsed<string, readonly Postings
 
 /** The word's postings, its outliers apart (outliersApart); made once per index and kept. */
 export function wordPostings(text: TextIndex, word: string): readonly Postings[] {
-  let kept = apartLists.get(text);
-  if (!kept) {
-    kept = new RecentlyUsed(KEPT_APART);
-    apartLists.set(text, kept);
-  }
+  const kept = keptFor(apartLists, text, () => new RecentlyUsed<string, readonly Postings[]>(KEPT_APART));
   return kept.use(word, () => {
     const lists = outliersApart(text.postings(word)!);
     return { value: lists, weight: lists.reduce((sum, list) => sum + list.blockMax.length, 0) + (lists[1]?.docs.length ?? 0) };
