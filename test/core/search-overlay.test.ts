@@ -101,14 +101,25 @@ describe('search after changes', () => {
         expect(snapshot.search.get().text).toBeInstanceOf(OverlayTextIndex);
         expect(topTens(snapshot), 'after change 10').toEqual(topTens(createSnapshot(catalog)));
         snapshot = (await mergeOverlay(snapshot))!;
-        expect(snapshot.search.get().text).toBeInstanceOf(StoredTextIndex);
+        expect((snapshot.search.get().text as OverlayTextIndex).overlaySize).toBe(0);
       }
     }
     const rebuilt = createSnapshot(catalog);
     expect(topTens(snapshot), 'after change 20').toEqual(topTens(rebuilt));
-    // The merged index is the one a rebuild makes, array for array.
-    const merged = (await mergeOverlay(snapshot))!.search.get().text as StoredTextIndex;
-    expect(merged.data).toEqual((rebuilt.search.get().text as StoredTextIndex).data);
+    // The merged base is the one a rebuild makes, array for array, less the scores; every word's postings
+    // read through it are the rebuild's, scores and block maxima included.
+    const merged = (await mergeOverlay(snapshot))!.search.get().text as OverlayTextIndex;
+    const built = rebuilt.search.get().text as StoredTextIndex;
+    const { words, starts, docs, counts, projectLengths, summaryLengths } = built.data;
+    expect(merged.layout.base.data).toEqual({ words, starts, docs, counts, projectLengths, summaryLengths });
+    expect(merged.layout.base).not.toBeInstanceOf(StoredTextIndex);
+    expect(merged.words).toEqual(words);
+    for (const word of words) {
+      const { docs, scores, blockMax, maxScore } = merged.postings(word)!;
+      const expected = built.postings(word)!;
+      expect({ docs, scores, blockMax, maxScore }, word).toEqual({ ...expected });
+      expect(merged.frequency(word)).toBe(built.frequency(word));
+    }
   });
 
   it('merges on the thread that serves, in steps between its other work, starting no thread', { timeout: 120_000 }, async () => {
@@ -140,7 +151,7 @@ describe('search after changes', () => {
       await new Promise((resolve) => setImmediate(resolve));
     }
     // The merged index is compared with a rebuild's, array for array, by the first test.
-    expect((await merging)!.search.get().text).toBeInstanceOf(StoredTextIndex);
+    expect((await merging)!.search.get().text).toBeInstanceOf(OverlayTextIndex);
     expect(most).toBe(before);
     expect(turns).toBeGreaterThan(10);
   });
@@ -202,8 +213,8 @@ describe('search after changes', () => {
     await changed.search.prepare();
     store.replace(changed);
     while (store.merging) await store.merging;
-    const { text: mergedText } = store.current.search.get();
-    expect(mergedText).toBeInstanceOf(StoredTextIndex);
+    const mergedText = (store.current.search.get().text as OverlayTextIndex).layout.base;
+    expect(mergedText).not.toBe(first.search.get().text);
     const vocabulary = new WeakRef(store.current.search.get().vocabulary);
     const next = applyChange(store.current, changeOf(catalog, 2, random(3)));
     await next.search.prepare();

@@ -6,21 +6,24 @@
 // records less the masked ones, plus the overlay's. The arithmetic is text-index.ts's own, in the same
 // order, so every score (a float32) is the one a full rebuild computes, and ranking after any number of
 // changes is the rebuild's. A word's rescored postings are kept for the next queries (a few words).
+import { settled } from '../derived.js';
 import {
   averageLength,
   blockMaxima,
+  type CountedData,
+  type CountedIndex,
   fieldScore,
   highestOf,
   inverseFrequency,
   type Postings,
-  type StoredTextIndex,
+  StoredTextIndex,
   type TextIndex,
-  type TextIndexData,
+  textIndexSteps,
 } from './text-index.js';
 
 /** Where the records of a snapshot are in a base index and an overlay index. */
 export interface OverlayLayout {
-  readonly base: StoredTextIndex;
+  readonly base: CountedIndex;
   /** The base record (its position when the base was built) of each position, or -1 for an overlay record. */
   readonly baseOf: Int32Array;
   /** The position of each base record, or -1 when masked (changed or removed since). */
@@ -38,6 +41,9 @@ interface Scored {
   readonly scores: Float32Array;
   readonly counts: Uint16Array;
 }
+
+/** Where postings are written: with their scores, or (a merge's) without. */
+type Written = Omit<Scored, 'scores'> & { readonly scores?: Float32Array };
 
 /** Rescored words kept per snapshot: a query reads a handful, and a common word's list is a few megabytes. */
 const KEPT_WORDS = 64;
@@ -170,10 +176,10 @@ function planWord(layout: OverlayLayout, word: string): WordPlan | undefined {
 }
 
 /**
- * Writes the planned word's postings in position order, each scored exactly as textIndexSteps scores it,
- * into `into` from `at` on (plan.total of them).
+ * Writes the planned word's postings in position order, each scored exactly as textIndexSteps scores it
+ * when `into` takes scores, into `into` from `at` on (plan.total of them).
  */
-function writeWord(layout: OverlayLayout, plan: WordPlan, into: Scored, at: number): void {
+function writeWord(layout: OverlayLayout, plan: WordPlan, into: Written, at: number): void {
   const { base, positionOf, overlay, overlayPositions, totals } = layout;
   const size = sizeOf(layout);
   const b = base.data;
@@ -195,7 +201,7 @@ function writeWord(layout: OverlayLayout, plan: WordPlan, into: Scored, at: numb
     into.docs[n] = fromBase ? positionOf[doc]! : overlayPositions[doc]!;
     const count = data.counts[from]!;
     into.counts[n] = count;
-    into.scores[n] = postingScore(count, idf, data.projectLengths[doc]!, data.summaryLengths[doc]!, averages);
+    if (into.scores) into.scores[n] = postingScore(count, idf, data.projectLengths[doc]!, data.summaryLengths[doc]!, averages);
     if (fromBase) nextBase();
   }
 }
@@ -229,13 +235,15 @@ function postingScore(
 const POSTINGS_PER_STEP = 1 << 16;
 
 /**
- * The index the layout stands for, as one built whole over the snapshot's records would be: every live
- * word's postings scored again and laid out in position order. Built in steps on the thread that serves,
+ * The index the layout stands for, as one built whole over the snapshot's records would be, less the scores:
+ * every live word's postings laid out in position order, with their word counts. Its scores would be read
+ * only until the next change, which scores every word again; a merged snapshot reads it through an
+ * OverlayTextIndex with nothing layered (overAlone), scoring each word as a rebuild does. Built in steps on the thread that serves,
  * into arrays allocated once at their final size (every live base posting and every overlay posting is one
  * of the merged index's): no copy of the base, no array per word, and no worker thread whose malloc arena
  * (the merged arrays allocated in it and handed over) stayed resident, 64 MB a heap, for good.
  */
-export function* mergeLayoutSteps(layout: OverlayLayout): Generator<void, TextIndexData, void> {
+export function* mergeLayoutSteps(layout: OverlayLayout): Generator<void, CountedData, void> {
   const words = liveWords(layout);
   yield;
   const { base, positionOf, baseOf, overlay, overlayPositions } = layout;
@@ -246,7 +254,7 @@ export function* mergeLayoutSteps(layout: OverlayLayout): Generator<void, TextIn
     yield;
   }
   const starts = new Uint32Array(words.length + 1);
-  const merged: Scored = { docs: new Int32Array(total), scores: new Float32Array(total), counts: new Uint16Array(total) };
+  const merged: Written = { docs: new Int32Array(total), counts: new Uint16Array(total) };
   let sinceStep = 0;
   for (let t = 0; t < words.length; t++) {
     const plan = planWord(layout, words[t]!)!;
@@ -274,5 +282,16 @@ export function* mergeLayoutSteps(layout: OverlayLayout): Generator<void, TextIn
     summaryLengths[position] = overlay.data.summaryLengths[doc]!;
   });
   yield;
-  return { words, starts, ...merged, ...blockMaxima(starts, merged.scores), projectLengths, summaryLengths };
+  return { words, starts, docs: merged.docs, counts: merged.counts, projectLengths, summaryLengths };
+}
+
+/**
+ * The index of a snapshot whose records are all in `base`, at the positions base numbers them by: the
+ * base read through an identity mask beside an empty overlay, every word scored as a rebuild scores it.
+ */
+export function overAlone(base: CountedIndex, totals: readonly [number, number]): OverlayTextIndex {
+  const size = base.data.projectLengths.length;
+  const identity = Int32Array.from({ length: size }, (_, position) => position);
+  const overlay = new StoredTextIndex(settled(textIndexSteps(0, () => ({ project: '', summary: '' }))));
+  return new OverlayTextIndex({ base, baseOf: identity, positionOf: identity, overlay, overlayPositions: new Int32Array(0), totals });
 }

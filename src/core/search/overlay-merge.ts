@@ -9,10 +9,10 @@
 import { Derived } from '../derived.js';
 import type { IdIndex } from '../id-index.js';
 import type { Snapshot } from '../snapshot.js';
-import { mergeLayoutSteps, OverlayTextIndex } from './overlay-index.js';
+import { mergeLayoutSteps, OverlayTextIndex, overAlone } from './overlay-index.js';
 import type { SearchIndex } from './search-index.js';
 import { layeredIndexSteps } from './search-layers.js';
-import { StoredTextIndex } from './text-index.js';
+import { CountedIndex } from './text-index.js';
 import { Vocabulary } from './vocabulary.js';
 
 /** The overlay is merged past this share of the records... */
@@ -37,7 +37,7 @@ export async function mergeOverlay(snapshot: Snapshot): Promise<Snapshot | undef
   if (!(index.text instanceof OverlayTextIndex)) return undefined;
   const { layout } = index.text;
   const search = new Derived(function* () {
-    const text = new StoredTextIndex(yield* mergeLayoutSteps(layout));
+    const text = overAlone(new CountedIndex(yield* mergeLayoutSteps(layout)), layout.totals);
     const merged: SearchIndex = { text, vocabulary: new Vocabulary(text), projects: index.projects };
     yield* merged.vocabulary.buildSteps();
     return merged;
@@ -53,20 +53,20 @@ export async function mergeOverlay(snapshot: Snapshot): Promise<Snapshot | undef
  * stayed until the next merge, beside the served snapshot's own.
  */
 export interface MergedBase {
-  readonly text: StoredTextIndex;
+  readonly text: CountedIndex;
   readonly ids: IdIndex;
   readonly hashes: BigUint64Array;
 }
 
 /** What a merged snapshot (mergeOverlay's) offers the snapshots that changes made meanwhile. */
 export function mergedBase(merged: Snapshot): MergedBase {
-  return { text: merged.search.get().text as StoredTextIndex, ids: merged.ids, hashes: merged.hashes.get().column };
+  return { text: (merged.search.get().text as OverlayTextIndex).layout.base, ids: merged.ids, hashes: merged.hashes.get().column };
 }
 
 /** Whether the snapshot's built index reads the base already (is it, or layers an overlay on it). */
 function readsBase(snapshot: Snapshot, base: MergedBase): boolean {
   const { text } = snapshot.search.get();
-  return text === base.text || (text instanceof OverlayTextIndex && text.layout.base === base.text);
+  return text instanceof OverlayTextIndex && text.layout.base === base.text;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { TextStore } from '../text-store.js';
 import { OverlayTextIndex } from './overlay-index.js';
 import { buildProjectIndex } from './project-index.js';
 import type { SearchIndex } from './search-index.js';
-import { StoredTextIndex, type TextIndex, textIndexSteps } from './text-index.js';
+import { type CountedIndex, StoredTextIndex, type TextIndex, textIndexSteps } from './text-index.js';
 import { Vocabulary } from './vocabulary.js';
 
 /**
@@ -14,14 +14,14 @@ import { Vocabulary } from './vocabulary.js';
  * was in the previous snapshot, -1 for a record the change brought.
  */
 export function* layeredIndexSteps(
-  previous: TextIndex,
+  previous: TextIndex | CountedIndex,
   from: Int32Array,
   table: RecordTable,
   texts: TextStore,
   aliases: ReadonlyMap<string, readonly string[]>,
 ): Generator<void, SearchIndex, void> {
   const layers = previous instanceof OverlayTextIndex ? previous.layout : undefined;
-  const base = layers?.base ?? (previous as StoredTextIndex);
+  const base = layers?.base ?? (previous as CountedIndex);
   const size = from.length;
   const baseOf = new Int32Array(size);
   const positionOf = new Int32Array(base.data.projectLengths.length).fill(-1);
