@@ -100,19 +100,34 @@ describe('search after changes', () => {
       if (step === 10) {
         expect(snapshot.search.get().text).toBeInstanceOf(OverlayTextIndex);
         expect(topTens(snapshot), 'after change 10').toEqual(topTens(createSnapshot(catalog)));
+        // The overlay goes into a layer beside the base, which stays as it was (masked where changed).
+        const base = (snapshot.search.get().text as OverlayTextIndex).layout.layers[0]!.index;
         snapshot = (await mergeOverlay(snapshot))!;
-        expect((snapshot.search.get().text as OverlayTextIndex).overlaySize).toBe(0);
+        const { layers } = (snapshot.search.get().text as OverlayTextIndex).layout;
+        expect(layers.map((layer) => layer.positionOf.length)).toEqual([base.data.projectLengths.length, expect.any(Number), 0]);
+        expect(layers[0]!.index).toBe(base);
+        expect(topTens(snapshot), 'after the merge').toEqual(topTens(createSnapshot(catalog)));
+      }
+      if (step === 15) {
+        // And a later overlay into that layer again.
+        const [base, layer] = (snapshot.search.get().text as OverlayTextIndex).layout.layers;
+        snapshot = (await mergeOverlay(snapshot))!;
+        const { layers } = (snapshot.search.get().text as OverlayTextIndex).layout;
+        expect(layers).toHaveLength(3);
+        expect(layers[0]!.index).toBe(base!.index);
+        expect(layers[1]!.positionOf.length).toBeGreaterThan(layer!.positionOf.length);
       }
     }
     const rebuilt = createSnapshot(catalog);
     expect(topTens(snapshot), 'after change 20').toEqual(topTens(rebuilt));
-    // The merged base is the one a rebuild makes, array for array, less the scores; every word's postings
-    // read through it are the rebuild's, scores and block maxima included.
-    const merged = (await mergeOverlay(snapshot))!.search.get().text as OverlayTextIndex;
+    // Merged whole, the base is the one a rebuild makes, array for array, less the scores; every word's
+    // postings read through it are the rebuild's, scores and block maxima included.
+    const merged = (await mergeOverlay(snapshot, true))!.search.get().text as OverlayTextIndex;
     const built = rebuilt.search.get().text as StoredTextIndex;
     const { words, starts, docs, counts, projectLengths, summaryLengths } = built.data;
-    expect(merged.layout.base.data).toEqual({ words, starts, docs, counts, projectLengths, summaryLengths });
-    expect(merged.layout.base).not.toBeInstanceOf(StoredTextIndex);
+    expect(merged.layout.layers).toHaveLength(2);
+    expect(merged.layout.layers[0]!.index.data).toEqual({ words, starts, docs, counts, projectLengths, summaryLengths });
+    expect(merged.layout.layers[0]!.index).not.toBeInstanceOf(StoredTextIndex);
     expect(merged.words).toEqual(words);
     for (const word of words) {
       const { docs, scores, blockMax, maxScore } = merged.postings(word)!;
@@ -213,7 +228,8 @@ describe('search after changes', () => {
     await changed.search.prepare();
     store.replace(changed);
     while (store.merging) await store.merging;
-    const mergedText = (store.current.search.get().text as OverlayTextIndex).layout.base;
+    // The merged layer: the overlay's records, beside the first index (a new base past a share of the records).
+    const mergedText = (store.current.search.get().text as OverlayTextIndex).layout.layers.at(-2)!.index;
     expect(mergedText).not.toBe(first.search.get().text);
     const vocabulary = new WeakRef(store.current.search.get().vocabulary);
     const next = applyChange(store.current, changeOf(catalog, 2, random(3)));
@@ -223,7 +239,7 @@ describe('search after changes', () => {
     await new Promise((resolve) => setImmediate(resolve));
     collectGarbage();
     expect(vocabulary.deref()).toBeUndefined();
-    expect((store.current.search.get().text as OverlayTextIndex).layout.base).toBe(mergedText);
+    expect((store.current.search.get().text as OverlayTextIndex).layout.layers.at(-2)!.index).toBe(mergedText);
   });
 
   it('rebases the snapshots served while a merge ran onto the merged index, instead of dropping the merge', {
@@ -257,9 +273,10 @@ describe('search after changes', () => {
     const served = store.current;
     expect(served.version).toBe(steps[1]!.version);
     const text = served.search.get().text as OverlayTextIndex;
-    // Its base is the merged index, its overlay only what the two small changes brought (30 records each at most).
-    expect(text.layout.base).toBe(rebasedOnce.layout.base);
-    expect(text.layout.base).not.toBe(first.search.get().text);
+    // It reads the merged layer, its overlay only what the two small changes brought (30 records each at most).
+    const mergedLayer = text.layout.layers.at(-2)!.index;
+    expect(mergedLayer).toBe(rebasedOnce.layout.layers.at(-2)!.index);
+    expect(mergedLayer).not.toBe(first.search.get().text);
     expect(text.overlaySize).toBeLessThanOrEqual(60);
     expect(topTens(served)).toEqual(topTens(createSnapshot(catalog)));
   });

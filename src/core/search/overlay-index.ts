@@ -1,17 +1,20 @@
-// The word index of a snapshot made by changes: the base index (built whole, or merged) read through a
-// mask, beside a small index of the records the changes brought. Scores are not read from the base: BM25+
-// depends on the record count, the average field lengths and each word's record frequency, which every
-// change moves, so a word's postings are scored again from what the base keeps of them (each posting's word
-// counts, each record's field lengths) with the statistics of the records the snapshot holds: the base's
-// records less the masked ones, plus the overlay's. The arithmetic is text-index.ts's own, in the same
-// order, so every score (a float32) is the one a full rebuild computes, and ranking after any number of
-// changes is the rebuild's. A word's rescored postings are kept for the next queries (a few words).
+// The word index of a snapshot made by changes: layers of counted postings, each read through a mask of the
+// records changed or removed since it was made, and on top an overlay, the records no layer holds,
+// tokenised by the change. The first layer is the base (built whole, or merged from all layers); a second
+// one, when there is one, holds what earlier overlays were merged into (overlay-merge.ts), so that an
+// overlay grown large costs a merge of the changed records, not of the corpus. Scores are not read from the
+// layers: BM25+ depends on the record count, the average field lengths and each word's record frequency,
+// which every change moves, so a word's postings are scored again from what the layers keep of them (each
+// posting's word counts, each record's field lengths) with the statistics of the records the snapshot
+// holds. The arithmetic is text-index.ts's own, in the same order, so every score (a float32) is the one a
+// full rebuild computes, and ranking after any number of changes is the rebuild's. A word's rescored
+// postings are kept for the next queries (a few words).
 import { settled } from '../derived.js';
 import {
   averageLength,
   blockMaxima,
   type CountedData,
-  type CountedIndex,
+  CountedIndex,
   fieldScore,
   highestOf,
   inverseFrequency,
@@ -21,16 +24,24 @@ import {
   textIndexSteps,
 } from './text-index.js';
 
-/** Where the records of a snapshot are in a base index and an overlay index. */
-export interface OverlayLayout {
-  readonly base: CountedIndex;
-  /** The base record (its position when the base was built) of each position, or -1 for an overlay record. */
-  readonly baseOf: Int32Array;
-  /** The position of each base record, or -1 when masked (changed or removed since). */
+/** Some of a snapshot's records in an index, and where each of them is now. */
+export interface Layer {
+  readonly index: CountedIndex;
+  /**
+   * The position of each of the index's records, or -1 where masked (changed or removed since). Ascending
+   * where not masked: an index numbers its records in listing order, which changes never reorder.
+   */
   readonly positionOf: Int32Array;
-  readonly overlay: StoredTextIndex;
-  /** The position of each overlay record, ascending. */
-  readonly overlayPositions: Int32Array;
+}
+
+/** Where the records of a snapshot are in its layers. */
+export interface OverlayLayout {
+  /** The base first, then at most one merged layer; the last is the overlay, its records all live. */
+  readonly layers: readonly Layer[];
+  /** Each position's layer... */
+  readonly layerOf: Uint8Array;
+  /** ...and its record in that layer's index. */
+  readonly docOf: Int32Array;
   /** Project and summary lengths summed over the snapshot's records. */
   readonly totals: readonly [number, number];
 }
@@ -55,21 +66,29 @@ export class OverlayTextIndex implements TextIndex {
 
   constructor(readonly layout: OverlayLayout) {}
 
-  /** Records in the overlay: past a threshold it is merged into a new base (overlay-merge.ts). */
+  /** Records in the overlay: past a threshold it is merged into a layer (overlay-merge.ts). */
   get overlaySize(): number {
-    return this.layout.overlayPositions.length;
+    return this.layout.layers.at(-1)!.positionOf.length;
+  }
+
+  /** Records not in the base: past a share of all, a merge makes a new base. */
+  get beyondBase(): number {
+    const { layerOf } = this.layout;
+    let count = 0;
+    for (let position = 0; position < layerOf.length; position++) if (layerOf[position]! > 0) count++;
+    return count;
   }
 
   /** The words some record of the snapshot holds, sorted as a built index sorts them. */
   get words(): readonly string[] {
-    this.#words ??= liveWords(this.layout);
+    this.#words ??= liveWords(this.layout.layers);
     return this.#words;
   }
 
   frequency(word: string): number {
     let frequency = this.#frequencies.get(word);
     if (frequency === undefined) {
-      frequency = countLive(this.layout, word);
+      frequency = planWord(this.layout.layers, sizeOf(this.layout), word)?.total ?? 0;
       this.#frequencies.set(word, frequency);
     }
     return frequency;
@@ -91,127 +110,125 @@ export class OverlayTextIndex implements TextIndex {
 
 /** The record count of the layout. */
 function sizeOf(layout: OverlayLayout): number {
-  return layout.baseOf.length;
+  return layout.layerOf.length;
 }
 
-/** How many of the snapshot's records hold the word. */
-function countLive({ base, positionOf, overlay }: OverlayLayout, word: string): number {
-  let count = overlay.frequency(word);
-  const term = base.term(word);
-  if (term === undefined) return count;
-  const { starts, docs } = base.data;
-  for (let i = starts[term]!; i < starts[term + 1]!; i++) if (positionOf[docs[i]!]! >= 0) count++;
-  return count;
-}
-
-/** Whether some unmasked base record holds the base word numbered `term`. */
-function liveInBase({ base, positionOf }: OverlayLayout, term: number): boolean {
-  const { starts, docs } = base.data;
+/** Whether some unmasked record of the layer holds its word numbered `term`. */
+function liveIn({ index, positionOf }: Layer, term: number): boolean {
+  const { starts, docs } = index.data;
   for (let i = starts[term]!; i < starts[term + 1]!; i++) if (positionOf[docs[i]!]! >= 0) return true;
   return false;
 }
 
-/** The base's words some unmasked record holds, merged with the overlay's, in sorted order. */
-function liveWords(layout: OverlayLayout): string[] {
-  const baseWords = layout.base.words;
-  const overlayWords = layout.overlay.words;
+/** The words some unmasked record of the layers holds, in sorted order. */
+function liveWords(layers: readonly Layer[]): string[] {
+  const lists = layers.map((layer) => layer.index.words);
+  const at = layers.map(() => 0);
   const words: string[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < baseWords.length || j < overlayWords.length) {
-    const a = baseWords[i];
-    const b = overlayWords[j];
-    if (b === undefined || (a !== undefined && a < b)) {
-      if (liveInBase(layout, i)) words.push(a!);
-      i++;
-    } else {
-      words.push(b);
-      if (a === b) i++;
-      j++;
+  for (;;) {
+    let least: string | undefined;
+    for (let k = 0; k < lists.length; k++) {
+      const word = lists[k]![at[k]!];
+      if (word !== undefined && (least === undefined || word < least)) least = word;
     }
+    if (least === undefined) return words;
+    let live = false;
+    for (let k = 0; k < lists.length; k++) {
+      if (lists[k]![at[k]!] !== least) continue;
+      live ||= liveIn(layers[k]!, at[k]!);
+      at[k]!++;
+    }
+    if (live) words.push(least);
   }
-  return words;
 }
 
 /**
  * Where a word's postings over the snapshot's records come from, and their statistics: the word's range in
- * the base and in the overlay, how many postings it has (live base ones plus the overlay's), its record
- * frequency in each field as an idf.
+ * each layer, how many live postings it has in all, its record frequency in each field as an idf.
  */
 interface WordPlan {
-  readonly baseFrom: number;
-  readonly baseTo: number;
-  readonly overFrom: number;
-  readonly overTo: number;
+  readonly from: readonly number[];
+  readonly to: readonly number[];
   readonly total: number;
   readonly idf: readonly [number, number];
 }
 
-/** The word's plan (first the record frequency in each field); undefined when no record holds it. */
-function planWord(layout: OverlayLayout, word: string): WordPlan | undefined {
-  const { base, positionOf, overlay } = layout;
-  const size = sizeOf(layout);
-  const baseTerm = base.term(word);
-  const overlayTerm = overlay.term(word);
-  const b = base.data;
-  const o = overlay.data;
-  const [baseFrom, baseTo] = baseTerm === undefined ? [0, 0] : [b.starts[baseTerm]!, b.starts[baseTerm + 1]!];
-  const [overFrom, overTo] = overlayTerm === undefined ? [0, 0] : [o.starts[overlayTerm]!, o.starts[overlayTerm + 1]!];
+/** The word's plan in the layers of a snapshot of `size` records; undefined when no live record holds it. */
+function planWord(layers: readonly Layer[], size: number, word: string): WordPlan | undefined {
+  const from: number[] = [];
+  const to: number[] = [];
   const frequency = [0, 0];
-  let live = 0;
-  for (let i = baseFrom; i < baseTo; i++) {
-    if (positionOf[b.docs[i]!]! < 0) continue;
-    live++;
-    if (b.counts[i]! >> 8) frequency[0]!++;
-    if (b.counts[i]! & 0xff) frequency[1]!++;
+  let total = 0;
+  for (const { index, positionOf } of layers) {
+    const term = index.term(word);
+    const { starts, docs, counts } = index.data;
+    const start = term === undefined ? 0 : starts[term]!;
+    const end = term === undefined ? 0 : starts[term + 1]!;
+    from.push(start);
+    to.push(end);
+    for (let i = start; i < end; i++) {
+      if (positionOf[docs[i]!]! < 0) continue;
+      total++;
+      if (counts[i]! >> 8) frequency[0]!++;
+      if (counts[i]! & 0xff) frequency[1]!++;
+    }
   }
-  for (let i = overFrom; i < overTo; i++) {
-    if (o.counts[i]! >> 8) frequency[0]!++;
-    if (o.counts[i]! & 0xff) frequency[1]!++;
-  }
-  const total = live + overTo - overFrom;
   if (total === 0) return undefined;
-  const idf = [inverseFrequency(size, frequency[0]!), inverseFrequency(size, frequency[1]!)] as const;
-  return { baseFrom, baseTo, overFrom, overTo, total, idf };
+  return { from, to, total, idf: [inverseFrequency(size, frequency[0]!), inverseFrequency(size, frequency[1]!)] };
+}
+
+/** How postings are written: scored with a snapshot's averages, or renumbered for a merge. */
+interface Writing {
+  readonly averages?: readonly [number, number];
+  /** A merged layer's record number of each position (absent: the position itself). */
+  readonly numberOf?: Int32Array;
 }
 
 /**
  * Writes the planned word's postings in position order, each scored exactly as textIndexSteps scores it
  * when `into` takes scores, into `into` from `at` on (plan.total of them).
  */
-function writeWord(layout: OverlayLayout, plan: WordPlan, into: Written, at: number): void {
-  const { base, positionOf, overlay, overlayPositions, totals } = layout;
-  const size = sizeOf(layout);
-  const b = base.data;
-  const o = overlay.data;
-  const { baseTo, overTo, total, idf } = plan;
-  const averages = [averageLength(totals[0], size), averageLength(totals[1], size)] as const;
-  let i = plan.baseFrom;
-  let j = plan.overFrom;
-  const nextBase = () => {
-    while (i < baseTo && positionOf[b.docs[i]!]! < 0) i++;
+function writeWord(layers: readonly Layer[], plan: WordPlan, into: Written, at: number, { averages, numberOf }: Writing): void {
+  const { idf } = plan;
+  const heads = plan.from.slice();
+  const ends = plan.to;
+  const datas = layers.map((layer) => layer.index.data);
+  const docsOf = datas.map((data) => data.docs);
+  const masks = layers.map((layer) => layer.positionOf);
+  // Each layer's next live posting's position (Infinity past its end), so that picking the least is a scan of a few numbers.
+  const next = layers.map(() => 0);
+  const advance = (k: number) => {
+    const docs = docsOf[k]!;
+    const mask = masks[k]!;
+    let i = heads[k]!;
+    while (i < ends[k]! && mask[docs[i]!]! < 0) i++;
+    heads[k] = i;
+    next[k] = i < ends[k]! ? mask[docs[i]!]! : Number.POSITIVE_INFINITY;
   };
-  nextBase();
-  for (let n = at; n < at + total; n++) {
-    const fromBase = j >= overTo || (i < baseTo && positionOf[b.docs[i]!]! < overlayPositions[o.docs[j]!]!);
-    // No destructured triple here: an array per posting, millions of them in a merge.
-    const data = fromBase ? b : o;
-    const from = fromBase ? i++ : j++;
+  for (let k = 0; k < layers.length; k++) advance(k);
+  for (let n = at; n < at + plan.total; n++) {
+    let layer = 0;
+    for (let k = 1; k < next.length; k++) if (next[k]! < next[layer]!) layer = k;
+    const position = next[layer]!;
+    const data = datas[layer]!;
+    const from = heads[layer]!++;
     const doc = data.docs[from]!;
-    into.docs[n] = fromBase ? positionOf[doc]! : overlayPositions[doc]!;
+    into.docs[n] = numberOf ? numberOf[position]! : position;
     const count = data.counts[from]!;
     into.counts[n] = count;
-    if (into.scores) into.scores[n] = postingScore(count, idf, data.projectLengths[doc]!, data.summaryLengths[doc]!, averages);
-    if (fromBase) nextBase();
+    if (into.scores && averages) into.scores[n] = postingScore(count, idf, data.projectLengths[doc]!, data.summaryLengths[doc]!, averages);
+    advance(layer);
   }
 }
 
 /** A word's postings over the snapshot's records, in position order, scored with the snapshot's statistics. */
 function scoreWord(layout: OverlayLayout, word: string): Scored | undefined {
-  const plan = planWord(layout, word);
+  const size = sizeOf(layout);
+  const plan = planWord(layout.layers, size, word);
   if (plan === undefined) return undefined;
   const scored = { docs: new Int32Array(plan.total), scores: new Float32Array(plan.total), counts: new Uint16Array(plan.total) };
-  writeWord(layout, plan, scored, 0);
+  const { totals } = layout;
+  writeWord(layout.layers, plan, scored, 0, { averages: [averageLength(totals[0], size), averageLength(totals[1], size)] });
   return scored;
 }
 
@@ -231,34 +248,44 @@ function postingScore(
   return Math.fround(inProject > 0 ? project + summary : summary);
 }
 
-/** Postings written (or base postings counted) between two pauses of a merge: a few milliseconds' work. */
+/** Postings written (or counted) between two pauses of a merge: a few milliseconds' work. */
 const POSTINGS_PER_STEP = 1 << 16;
 
 /**
- * The index the layout stands for, as one built whole over the snapshot's records would be, less the scores:
- * every live word's postings laid out in position order, with their word counts. Its scores would be read
- * only until the next change, which scores every word again; a merged snapshot reads it through an
- * OverlayTextIndex with nothing layered (overAlone), scoring each word as a rebuild does. Built in steps on the thread that serves,
- * into arrays allocated once at their final size (every live base posting and every overlay posting is one
- * of the merged index's): no copy of the base, no array per word, and no worker thread whose malloc arena
- * (the merged arrays allocated in it and handed over) stayed resident, 64 MB a heap, for good.
+ * The layout with its layers from `first` on (the overlay's included) merged into one, in steps on the
+ * thread that serves: every live word's postings of those layers laid out in position order with their word
+ * counts, the records numbered in listing order. Merged from the first layer on, that is the index a
+ * rebuild makes, less the scores: they would be read only until the next change, which scores every word
+ * again. Into arrays allocated once at their final size: no copy of a layer, no array per word, and no
+ * worker thread whose malloc arena (the merged arrays allocated in it and handed over) stayed resident,
+ * 64 MB a heap, for good.
  */
-export function* mergeLayoutSteps(layout: OverlayLayout): Generator<void, CountedData, void> {
-  const words = liveWords(layout);
+export function* mergeLayersSteps(layout: OverlayLayout, first: number): Generator<void, OverlayLayout, void> {
+  const layers = layout.layers.slice(first);
+  const words = liveWords(layers);
   yield;
-  const { base, positionOf, baseOf, overlay, overlayPositions } = layout;
-  let total = overlay.data.docs.length;
-  const baseDocs = base.data.docs;
-  for (let from = 0; from < baseDocs.length; from += POSTINGS_PER_STEP) {
-    for (let i = from; i < Math.min(from + POSTINGS_PER_STEP, baseDocs.length); i++) if (positionOf[baseDocs[i]!]! >= 0) total++;
-    yield;
+  const { layerOf, docOf } = layout;
+  const size = sizeOf(layout);
+  // The merged records, in listing order, and each one's number in the merged index.
+  const numberOf = new Int32Array(size).fill(-1);
+  let merging = 0;
+  for (let position = 0; position < size; position++) if (layerOf[position]! >= first) numberOf[position] = merging++;
+  const positions = new Int32Array(merging);
+  for (let position = 0; position < size; position++) if (numberOf[position]! >= 0) positions[numberOf[position]!] = position;
+  let total = 0;
+  for (const { index, positionOf } of layers) {
+    const { docs } = index.data;
+    for (let from = 0; from < docs.length; from += POSTINGS_PER_STEP) {
+      for (let i = from; i < Math.min(from + POSTINGS_PER_STEP, docs.length); i++) if (positionOf[docs[i]!]! >= 0) total++;
+      yield;
+    }
   }
   const starts = new Uint32Array(words.length + 1);
   const merged: Written = { docs: new Int32Array(total), counts: new Uint16Array(total) };
   let sinceStep = 0;
   for (let t = 0; t < words.length; t++) {
-    const plan = planWord(layout, words[t]!)!;
-    writeWord(layout, plan, merged, starts[t]!);
+    const plan = planWord(layers, size, words[t]!)!;
+    writeWord(layers, plan, merged, starts[t]!, { numberOf });
     starts[t + 1] = starts[t]! + plan.total;
     // A word costs its look-ups beside its postings.
     sinceStep += plan.total + 16;
@@ -267,31 +294,29 @@ export function* mergeLayoutSteps(layout: OverlayLayout): Generator<void, Counte
       yield;
     }
   }
-  const size = sizeOf(layout);
-  const projectLengths = new Uint32Array(size);
-  const summaryLengths = new Uint32Array(size);
-  for (let position = 0; position < size; position++) {
-    const doc = baseOf[position]!;
-    if (doc >= 0) {
-      projectLengths[position] = base.data.projectLengths[doc]!;
-      summaryLengths[position] = base.data.summaryLengths[doc]!;
-    }
+  const projectLengths = new Uint32Array(merging);
+  const summaryLengths = new Uint32Array(merging);
+  for (let number = 0; number < merging; number++) {
+    const position = positions[number]!;
+    const { data } = layout.layers[layerOf[position]!]!.index;
+    projectLengths[number] = data.projectLengths[docOf[position]!]!;
+    summaryLengths[number] = data.summaryLengths[docOf[position]!]!;
   }
-  overlayPositions.forEach((position, doc) => {
-    projectLengths[position] = overlay.data.projectLengths[doc]!;
-    summaryLengths[position] = overlay.data.summaryLengths[doc]!;
-  });
   yield;
-  return { words, starts, docs: merged.docs, counts: merged.counts, projectLengths, summaryLengths };
+  const data: CountedData = { words, starts, docs: merged.docs, counts: merged.counts, projectLengths, summaryLengths };
+  const kept = layout.layers.slice(0, first);
+  const mergedLayer: Layer = { index: new CountedIndex(data), positionOf: positions };
+  const mergedLayerOf = layerOf.map((layer) => Math.min(layer, first));
+  const mergedDocOf = docOf.map((doc, position) => (layerOf[position]! >= first ? numberOf[position]! : doc));
+  return {
+    layers: [...kept, mergedLayer, { index: emptyIndex(), positionOf: new Int32Array(0) }],
+    layerOf: mergedLayerOf,
+    docOf: mergedDocOf,
+    totals: layout.totals,
+  };
 }
 
-/**
- * The index of a snapshot whose records are all in `base`, at the positions base numbers them by: the
- * base read through an identity mask beside an empty overlay, every word scored as a rebuild scores it.
- */
-export function overAlone(base: CountedIndex, totals: readonly [number, number]): OverlayTextIndex {
-  const size = base.data.projectLengths.length;
-  const identity = Int32Array.from({ length: size }, (_, position) => position);
-  const overlay = new StoredTextIndex(settled(textIndexSteps(0, () => ({ project: '', summary: '' }))));
-  return new OverlayTextIndex({ base, baseOf: identity, positionOf: identity, overlay, overlayPositions: new Int32Array(0), totals });
+/** An index of no records: the overlay of a snapshot whose records its layers hold. */
+function emptyIndex(): StoredTextIndex {
+  return new StoredTextIndex(settled(textIndexSteps(0, () => ({ project: '', summary: '' }))));
 }

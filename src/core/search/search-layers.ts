@@ -1,9 +1,10 @@
-// The search index of a snapshot made by a change: the previous snapshot's base index, masked where the
-// change touched it, beside an overlay index of every record not in the base (overlay-index.ts). Costs the
-// overlay's records (tokenised again) and a pass over typed columns; never the corpus's words.
+// The search index of a snapshot made by a change, or rebased on a merge: the layers of counted postings
+// it keeps, each masked where the change touched it, beside an overlay index of every record no layer holds
+// (overlay-index.ts). Costs the overlay's records (tokenised again) and a pass over typed columns; never the
+// corpus's words.
 import type { RecordTable } from '../record-table.js';
 import type { TextStore } from '../text-store.js';
-import { OverlayTextIndex } from './overlay-index.js';
+import { type Layer, OverlayTextIndex } from './overlay-index.js';
 import { buildProjectIndex } from './project-index.js';
 import type { SearchIndex } from './search-index.js';
 import { type CountedIndex, StoredTextIndex, type TextIndex, textIndexSteps } from './text-index.js';
@@ -11,37 +12,63 @@ import { Vocabulary } from './vocabulary.js';
 
 /**
  * The index after a change, from the previous snapshot's text index: `from[position]` is where each record
- * was in the previous snapshot, -1 for a record the change brought.
+ * was in the previous snapshot, -1 for a record the change brought. The previous overlay's records are
+ * tokenised again with the change's, into the new overlay.
  */
 export function* layeredIndexSteps(
-  previous: TextIndex | CountedIndex,
+  previous: TextIndex,
   from: Int32Array,
   table: RecordTable,
   texts: TextStore,
   aliases: ReadonlyMap<string, readonly string[]>,
 ): Generator<void, SearchIndex, void> {
-  const layers = previous instanceof OverlayTextIndex ? previous.layout : undefined;
-  const base = layers?.base ?? (previous as CountedIndex);
+  const layout = previous instanceof OverlayTextIndex ? previous.layout : undefined;
+  const kept = layout ? layout.layers.slice(0, -1).map((layer) => layer.index) : [previous as StoredTextIndex];
   const size = from.length;
-  const baseOf = new Int32Array(size);
-  const positionOf = new Int32Array(base.data.projectLengths.length).fill(-1);
-  let overlayCount = 0;
+  const layerOf = new Uint8Array(size);
+  const docOf = new Int32Array(size);
   for (let position = 0; position < size; position++) {
     const before = from[position]!;
-    const doc = before < 0 ? -1 : layers ? layers.baseOf[before]! : before;
-    baseOf[position] = doc;
-    if (doc >= 0) positionOf[doc] = position;
-    else overlayCount++;
+    const layer = before < 0 ? kept.length : layout ? layout.layerOf[before]! : 0;
+    layerOf[position] = layer;
+    docOf[position] = layer < kept.length ? (layout ? layout.docOf[before]! : before) : -1;
+  }
+  return yield* layeredSteps(kept, layerOf, docOf, table, texts, aliases);
+}
+
+/**
+ * The index of a snapshot whose records are in `kept` where `layerOf` names one of them (at `docOf` in it),
+ * and in a new overlay where it names none (kept.length).
+ */
+export function* layeredSteps(
+  kept: readonly CountedIndex[],
+  layerOf: Uint8Array,
+  docOf: Int32Array,
+  table: RecordTable,
+  texts: TextStore,
+  aliases: ReadonlyMap<string, readonly string[]>,
+): Generator<void, SearchIndex, void> {
+  const size = layerOf.length;
+  const positionOf = kept.map((index) => new Int32Array(index.data.projectLengths.length).fill(-1));
+  const totals: [number, number] = [0, 0];
+  let overlayCount = 0;
+  for (let position = 0; position < size; position++) {
+    const layer = layerOf[position]!;
+    if (layer === kept.length) {
+      overlayCount++;
+      continue;
+    }
+    const doc = docOf[position]!;
+    positionOf[layer]![doc] = position;
+    const { data } = kept[layer]!;
+    totals[0] += data.projectLengths[doc]!;
+    totals[1] += data.summaryLengths[doc]!;
   }
   const overlayPositions = new Int32Array(overlayCount);
-  const totals: [number, number] = [0, 0];
   for (let position = 0, n = 0; position < size; position++) {
-    const doc = baseOf[position]!;
-    if (doc < 0) overlayPositions[n++] = position;
-    else {
-      totals[0] += base.data.projectLengths[doc]!;
-      totals[1] += base.data.summaryLengths[doc]!;
-    }
+    if (layerOf[position] !== kept.length) continue;
+    docOf[position] = n;
+    overlayPositions[n++] = position;
   }
   yield;
   const overlayData = yield* textIndexSteps(overlayCount, (doc) => {
@@ -52,7 +79,9 @@ export function* layeredIndexSteps(
     totals[0] += overlayData.projectLengths[doc]!;
     totals[1] += overlayData.summaryLengths[doc]!;
   }
-  const text = new OverlayTextIndex({ base, baseOf, positionOf, overlay: new StoredTextIndex(overlayData), overlayPositions, totals });
+  const layers: Layer[] = kept.map((index, k) => ({ index, positionOf: positionOf[k]! }));
+  layers.push({ index: new StoredTextIndex(overlayData), positionOf: overlayPositions });
+  const text = new OverlayTextIndex({ layers, layerOf, docOf, totals });
   yield;
   // The vocabulary's trees are built the first time a letter is looked up: a change pays for none.
   return { text, vocabulary: new Vocabulary(text), projects: buildProjectIndex(table.projectNames, aliases) };
