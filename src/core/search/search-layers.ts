@@ -13,7 +13,8 @@ import { Vocabulary } from './vocabulary.js';
 /**
  * The index after a change, from the previous snapshot's text index: `from[position]` is where each record
  * was in the previous snapshot, -1 for a record the change brought. The previous overlay's records are
- * tokenised again with the change's, into the new overlay.
+ * tokenised again with the change's, into the new overlay. A built index is kept as a layer without its
+ * scores, which go with the snapshot it served (unless they are views of a checkpoint's bytes).
  */
 export function* layeredIndexSteps(
   previous: TextIndex,
@@ -23,7 +24,7 @@ export function* layeredIndexSteps(
   aliases: ReadonlyMap<string, readonly string[]>,
 ): Generator<void, SearchIndex, void> {
   const layout = previous instanceof OverlayTextIndex ? previous.layout : undefined;
-  const kept = layout ? layout.layers.slice(0, -1).map((layer) => layer.index) : [previous as StoredTextIndex];
+  const kept = layout ? layout.layers.slice(0, -1).map((layer) => layer.index) : [(previous as StoredTextIndex).counted()];
   const size = from.length;
   const layerOf = new Uint8Array(size);
   const docOf = new Int32Array(size);
