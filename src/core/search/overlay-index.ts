@@ -190,34 +190,46 @@ interface Writing {
  */
 function writeWord(layers: readonly Layer[], plan: WordPlan, into: Written, at: number, { averages, numberOf }: Writing): void {
   const { idf } = plan;
-  const heads = plan.from.slice();
-  const ends = plan.to;
   const datas = layers.map((layer) => layer.index.data);
-  const docsOf = datas.map((data) => data.docs);
   const masks = layers.map((layer) => layer.positionOf);
-  // Each layer's next live posting's position (Infinity past its end), so that picking the least is a scan of a few numbers.
-  const next = layers.map(() => 0);
-  const advance = (k: number) => {
-    const docs = docsOf[k]!;
+  const heads = Int32Array.from(plan.from);
+  const ends = Int32Array.from(plan.to);
+  // Each layer's next live posting's position (Infinity past its end): the least of a few numbers is the next posting.
+  const next = new Float64Array(layers.length);
+  const advance = (k: number, from: number) => {
+    const { docs } = datas[k]!;
     const mask = masks[k]!;
-    let i = heads[k]!;
-    while (i < ends[k]! && mask[docs[i]!]! < 0) i++;
+    const end = ends[k]!;
+    let i = from;
+    let position = Number.POSITIVE_INFINITY;
+    for (; i < end; i++) {
+      const here = mask[docs[i]!]!;
+      if (here >= 0) {
+        position = here;
+        break;
+      }
+    }
     heads[k] = i;
-    next[k] = i < ends[k]! ? mask[docs[i]!]! : Number.POSITIVE_INFINITY;
+    next[k] = position;
   };
-  for (let k = 0; k < layers.length; k++) advance(k);
+  for (let k = 0; k < layers.length; k++) advance(k, heads[k]!);
   for (let n = at; n < at + plan.total; n++) {
     let layer = 0;
-    for (let k = 1; k < next.length; k++) if (next[k]! < next[layer]!) layer = k;
-    const position = next[layer]!;
+    let position = next[0]!;
+    for (let k = 1; k < next.length; k++) {
+      if (next[k]! < position) {
+        position = next[k]!;
+        layer = k;
+      }
+    }
     const data = datas[layer]!;
-    const from = heads[layer]!++;
+    const from = heads[layer]!;
     const doc = data.docs[from]!;
     into.docs[n] = numberOf ? numberOf[position]! : position;
     const count = data.counts[from]!;
     into.counts[n] = count;
     if (into.scores && averages) into.scores[n] = postingScore(count, idf, data.projectLengths[doc]!, data.summaryLengths[doc]!, averages);
-    advance(layer);
+    advance(layer, from + 1);
   }
 }
 
