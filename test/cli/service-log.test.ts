@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { serviceLog } from '../../src/cli/service-log.js';
+import { LineChunks, serviceLog } from '../../src/cli/service-log.js';
 
 /** A stream that says it is (or is not) a terminal, collecting what is written to it. */
 function output(isTTY: boolean): PassThrough & { isTTY: boolean; text(): string } {
@@ -40,5 +40,31 @@ describe('the service log', () => {
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]!)).toMatchObject({ level: 30, msg: 'request', status: 200 });
+  });
+});
+
+describe('the log buffer (LineChunks)', () => {
+  it('hands lines over in order, in pieces of at least 4 KiB, and what is left when flushed; long and multi-byte lines whole', () => {
+    const pieces: Buffer[] = [];
+    const chunks = new LineChunks((bytes) => pieces.push(Buffer.from(bytes)));
+    const written: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const line = `${JSON.stringify({ i, text: i % 7 === 0 ? 'é€😀'.repeat(i % 50) : 'x'.repeat(i % 300) })}\n`;
+      written.push(line);
+      chunks.write(line);
+    }
+    const long = `${'y'.repeat(100_000)}€\n`;
+    written.push(long);
+    chunks.write(long);
+    written.push('last\n');
+    chunks.write('last\n');
+    const before = pieces.length;
+    chunks.handOver();
+    expect(pieces.length).toBe(before + 1);
+    // Smaller pieces only where a 64 KiB buffer was full (its rest handed over before the next one) and at the flush.
+    const total = pieces.reduce((sum, piece) => sum + piece.length, 0);
+    expect(pieces.filter((piece) => piece.length < 4096).length).toBeLessThanOrEqual(Math.ceil(total / 65536) + 2);
+    expect(pieces.length).toBeLessThan(total / 4096 + Math.ceil(total / 65536) + 2);
+    expect(Buffer.concat(pieces).toString('utf8')).toBe(written.join(''));
   });
 });

@@ -8,6 +8,7 @@
 // values that cannot hold anything but token characters (a UUID, integers): nothing a client sends.
 import { type IncomingMessage, ServerResponse, validateHeaderName, validateHeaderValue } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { flatText } from '../shared/flat-text.js';
 
 /** Node's method that writes the head (status line, then each header); not in its typings. */
 type StoreHeader = (this: ServerResponse, firstLine: string, headers: unknown) => void;
@@ -57,7 +58,7 @@ export function headerLines(headers: Readonly<Record<string, string>>): string {
     validateHeaderValue(name, value);
     lines += `${name}: ${value}\r\n`;
   }
-  return lines;
+  return flatText(lines);
 }
 
 /**

@@ -9,6 +9,8 @@ import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyReques
 export interface EdgeRoute {
   /** The route's URL pattern, as Fastify's `routeOptions.url`; none for a request no route took (a 404). */
   readonly url: string | undefined;
+  /** `url` as JSON writes it (`null` for none), for the request line. */
+  readonly urlJson: string;
   /** The route's caching policy, as caching.ts declares it on Fastify's route config (named there, not imported: caching.ts reads this file). */
   readonly caching: FastifyContextConfig['caching'];
 }
@@ -21,7 +23,7 @@ type Routed = FastifyRequest & { [ROUTE]: EdgeRoute | null };
 export function registerRouteOf(app: FastifyInstance): void {
   app.decorateRequest(ROUTE, null);
   app.addHook('onRoute', (route) => {
-    const known: EdgeRoute = { url: route.url, caching: route.config?.caching };
+    const known = edgeRoute(route.url, route.config?.caching);
     const handler = route.handler as (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) => unknown;
     route.handler = function routed(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
       (request as Routed)[ROUTE] = known;
@@ -38,5 +40,9 @@ export function routeOf(request: FastifyRequest): EdgeRoute {
   const known = (request as Routed)[ROUTE];
   if (known) return known;
   const options = request.routeOptions;
-  return { url: options.url, caching: options.config?.caching };
+  return edgeRoute(options.url, options.config?.caching);
+}
+
+function edgeRoute(url: string | undefined, caching: EdgeRoute['caching']): EdgeRoute {
+  return { url, urlJson: url === undefined ? 'null' : JSON.stringify(url), caching };
 }

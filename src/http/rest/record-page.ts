@@ -5,7 +5,7 @@ import { PAGE_SCHEMA_VERSION, type PagePlan } from '../../core/list.js';
 import type { Snapshot } from '../../core/snapshot.js';
 import { SERVICE_VERSION } from '../../version.js';
 import { entityTag } from '../edge/caching.js';
-import { storedRecord } from './stored-records.js';
+import { storedRecords } from './stored-records.js';
 
 export function pageBody(snapshot: Snapshot, plan: PagePlan): string {
   const head = `{"schemaVersion":"${PAGE_SCHEMA_VERSION}","lastVerified":${JSON.stringify(snapshot.lastVerified)},"records":[`;
@@ -16,11 +16,12 @@ export function pageBody(snapshot: Snapshot, plan: PagePlan): string {
   // built by `+` (a chain of string pairs) was copied once more to be measured and written, about 2 KB of
   // garbage a page of 20 (docs/PERFORMANCE.md, "Hot path, stop 38").
   const { positions } = plan;
+  const stored = storedRecords(snapshot);
   const parts = new Array<string>(2 * positions.length + 2);
   parts[0] = head;
   for (let i = 0; i < positions.length; i++) {
     parts[2 * i + 1] = i > 0 ? ',' : '';
-    parts[2 * i + 2] = storedRecord(snapshot, positions[i]!).body;
+    parts[2 * i + 2] = stored.at(positions[i]!).body;
   }
   parts[parts.length - 1] = tail;
   return parts.join('');

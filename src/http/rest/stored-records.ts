@@ -54,10 +54,15 @@ const GENERATION_SIZE = 50_000;
 const stores = new WeakMap<Snapshot, RecordBytes>();
 
 export function storedRecord(snapshot: Snapshot, position: number): StoredRecord {
+  return storedRecords(snapshot).at(position);
+}
+
+/** The snapshot's stored records, for a caller that reads several (a page: one look-up of the snapshot's, not one a record). */
+export function storedRecords(snapshot: Snapshot): { at(position: number): StoredRecord } {
   let store = stores.get(snapshot);
   if (!store) {
     store = new RecordBytes(snapshot, GENERATION_SIZE);
     stores.set(snapshot, store);
   }
-  return store.at(position);
+  return store;
 }

@@ -3,11 +3,11 @@
 import { Writable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createCursorCodec } from '../../../src/core/cursor.js';
 import { createSnapshot } from '../../../src/core/snapshot.js';
 import { SnapshotStore } from '../../../src/core/snapshot-store.js';
-import { requestLogOf } from '../../../src/http/edge/request-log.js';
+import { hundredths, jsonString, requestLogOf } from '../../../src/http/edge/request-log.js';
 import { buildServer } from '../../../src/http/server.js';
 import { fixtureCatalog, testConfig } from '../../support/app.js';
 
@@ -57,6 +57,58 @@ describe('the request line', () => {
       expect(lines).toHaveLength(2);
       expect(lines[0]).toBe(lines[1]);
       expect(JSON.parse(lines[0]!)).toMatchObject({ level: 30, msg: 'request', url, route: route ?? null, status: 200, ms: 1.23 });
+    }
+  });
+
+  it("writes pino's default time, the milliseconds and the bindings as pino does, at every second and millisecond", async () => {
+    const { stream, lines } = sink();
+    const logger = pino({ level: 'info' }, stream);
+    const log = requestLogOf(logger);
+    const now = vi.spyOn(Date, 'now');
+    try {
+      let i = 0;
+      for (const time of [
+        1_700_000_000_000, 1_700_000_000_007, 1_700_000_000_999, 1_700_000_001_050, 1_700_000_001_050, 1_700_000_060_100,
+      ]) {
+        const elapsed = [0, 0.004, 0.005, 1.5, 2, 10.1, 123.456, 99.995][i % 8]!;
+        if (i === 3) logger.setBindings({ replica: 'b' });
+        now.mockReturnValue(time);
+        const { request, reply } = exchange('/api/v1/cve-records/CVE-2024-0001', '/api/v1/cve-records/:id');
+        (reply as unknown as { elapsedTime: number }).elapsedTime = elapsed;
+        log(request, reply);
+        logger.info(
+          { ...fieldsOf('/api/v1/cve-records/CVE-2024-0001', '/api/v1/cve-records/:id'), ms: Math.round(elapsed * 100) / 100 },
+          'request',
+        );
+        i++;
+      }
+    } finally {
+      now.mockRestore();
+    }
+    await flushed();
+    expect(lines).toHaveLength(12);
+    for (let i = 0; i < lines.length; i += 2) expect(lines[i]).toBe(lines[i + 1]);
+    expect(JSON.parse(lines[10]!)).toMatchObject({ time: 1_700_000_060_100, replica: 'b' });
+  });
+
+  it('formats hundredths of a millisecond and JSON strings as String and JSON.stringify do', () => {
+    for (let n = 0; n < 200_000; n += 7) expect(hundredths(n / 1000)).toBe(String(Math.round((n / 1000) * 100) / 100));
+    for (const ms of [0, 0.005, 0.015, 1.005, 21474836.47, 21474836.48, 1e9 + 0.5, -1, Number.NaN]) {
+      expect(hundredths(ms)).toBe(String(Math.round(ms * 100) / 100));
+    }
+    for (const text of [
+      '/plain',
+      '',
+      'a"b',
+      'a\\b',
+      'tab\tnew\n',
+      '\u007f\u0080é€',
+      '\ud83d\ude00',
+      '\ud800x',
+      'x\udfff',
+      '\u001f\u0000',
+    ]) {
+      expect(jsonString(text)).toBe(JSON.stringify(text));
     }
   });
 
