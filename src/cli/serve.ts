@@ -13,6 +13,7 @@ import { fileSource } from '../sources/file-source.js';
 import { postgresSource } from '../sources/postgres/postgres-source.js';
 import { sqliteSource } from '../sources/sqlite-source.js';
 import { SERVICE_VERSION } from '../version.js';
+import { collectAfterChanges } from './collect-after-change.js';
 import { readSelection } from './selection-options.js';
 import { serviceLog } from './service-log.js';
 import { followInProcess } from './sync-command.js';
@@ -31,11 +32,13 @@ export async function serve(config: ServiceConfig): Promise<FastifyInstance> {
   const app = await buildServer({ config, store, cursors: createCursorCodec(config.cursorSecret), source }, { logger });
   // A reloaded snapshot is served only once its search index and other derived tables are built (in steps, between requests).
   const live = keepCurrent(source, store, app.log, prepareSnapshot);
+  const stopCollecting = collectAfterChanges(store);
   const onHangup = () => void live.reload('SIGHUP');
   process.on('SIGHUP', onHangup);
   const syncing = config.sync ? await syncInProcess(config, () => void live.reload('synced')) : undefined;
   app.addHook('onClose', async () => {
     process.off('SIGHUP', onHangup);
+    stopCollecting();
     await syncing?.stop();
     await source.close();
   });
