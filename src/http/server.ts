@@ -99,20 +99,87 @@ export async function buildServer(ctx: ServiceContext, options: ServerOptions = 
 }
 
 /**
- * The service's logger as Fastify's, answering Fastify's request for a child logger per request with itself:
- * the lines about a request name its id themselves (edge/request-log.ts), and a pino child per request cost
- * more than the line. Fastify's default child factory is kept, the one it calls without checking what comes
- * back: a `childLoggerFactory` of our own returning the parent had Fastify check the logger's seven methods at
- * every request (about 2 thousand instructions, docs/PERFORMANCE.md, "Hot path, stop 35"). Fastify takes one
- * child at its start (for its serializers of requests and replies, which only its own request logging uses,
- * off here): that is this logger too. A derived logger carries the override, not the caller's.
+ * The service's logger as Fastify's, answering Fastify's request for a child logger per request with a
+ * light one (RequestLogger) that makes the pino child, with the request's id bound, only when a line is
+ * written through it: the request line names its id itself (edge/request-log.ts), and a pino child per
+ * request cost more than the line, while a line written through `request.log` (an unexpected failure, or
+ * Fastify's own warnings about a reply) carries the id as a child's would. Fastify's default child factory
+ * is kept, the one it calls without checking what comes back: a `childLoggerFactory` of our own had
+ * Fastify check the logger's seven methods at every request (about 2 thousand instructions,
+ * docs/PERFORMANCE.md, "Hot path, stop 35"). Fastify takes one child without bindings at its start (for
+ * its serializers of requests and replies, which only its own request logging uses, off here): that is
+ * this logger itself. A derived logger carries the override, not the caller's.
  */
 function withoutRequestChildren(logger: FastifyBaseLogger): FastifyBaseLogger {
   const own = logger.child({});
-  own.child = function child(this: FastifyBaseLogger) {
+  const pinoChild = own.child;
+  own.child = function child(this: FastifyBaseLogger, bindings: Bindings, options?: ChildLoggerOptions) {
+    for (const _ in bindings) return new RequestLogger(this, pinoChild, bindings, options) as unknown as FastifyBaseLogger;
     return this;
   } as FastifyBaseLogger['child'];
   return own;
+}
+
+type Bindings = Parameters<FastifyBaseLogger['child']>[0];
+type ChildLoggerOptions = Parameters<FastifyBaseLogger['child']>[1];
+type LogFn = FastifyBaseLogger['info'];
+
+/** A child logger made when it is first written to (a pino child of `parent` with `bindings`). */
+class RequestLogger {
+  #made: FastifyBaseLogger | undefined = undefined;
+
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly makeChild: FastifyBaseLogger['child'],
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions | undefined,
+  ) {}
+
+  /** The pino child, made at the first use. */
+  get made(): FastifyBaseLogger {
+    this.#made ??= this.makeChild.call(this.parent, this.bindings, this.options);
+    return this.#made;
+  }
+
+  get level(): string {
+    return this.#made?.level ?? this.options?.level ?? this.parent.level;
+  }
+
+  set level(level: string) {
+    this.made.level = level;
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.made.child(bindings, options);
+  }
+
+  fatal(...args: Parameters<LogFn>): void {
+    this.made.fatal(...args);
+  }
+
+  error(...args: Parameters<LogFn>): void {
+    this.made.error(...args);
+  }
+
+  warn(...args: Parameters<LogFn>): void {
+    this.made.warn(...args);
+  }
+
+  info(...args: Parameters<LogFn>): void {
+    this.made.info(...args);
+  }
+
+  debug(...args: Parameters<LogFn>): void {
+    this.made.debug(...args);
+  }
+
+  trace(...args: Parameters<LogFn>): void {
+    this.made.trace(...args);
+  }
+
+  silent(...args: Parameters<LogFn>): void {
+    this.made.silent(...args);
+  }
 }
 
 async function createRateStore(ctx: ServiceContext, policy: RatePolicy, app: FastifyInstance): Promise<RateStore> {

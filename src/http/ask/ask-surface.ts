@@ -95,7 +95,7 @@ async function streamAnswer(
       }
       if (sent.length > 0) await stream.send({ message_type: 'result_batch', query_id, results: sent });
     } catch (error) {
-      request.log.error({ reqId: request.id, err: error }, 'search failed mid-stream');
+      request.log.error({ err: error }, 'search failed mid-stream');
       const { code, message } = errorMember(new ServiceError('internal_error'));
       await stream.send({ message_type: 'error', query_id, message, code, requestId: request.id });
     }

@@ -57,7 +57,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (request.is404) return sendError(request, reply, notFound(request));
     const mapped = toServiceError(error);
     if (mapped) return sendError(request, reply, mapped);
-    request.log.error({ reqId: request.id, err: error }, 'unexpected failure');
+    request.log.error({ err: error }, 'unexpected failure');
     return sendError(request, reply, new ServiceError('internal_error'));
   });
   app.setNotFoundHandler((request, reply) => sendError(request, reply, notFound(request)));

@@ -159,29 +159,53 @@ describe('the request line', () => {
     ]);
   });
 
-  it("makes no logger per request: a request logs through the server's own, and the logger handed in keeps its children", async () => {
+  it('makes no pino child for an ordinary request; a line written through request.log carries the request id once', async () => {
     const { stream, lines } = sink();
     const config = testConfig();
     const logger = pino({ level: 'info' }, stream);
-    const app = await buildServer(
-      { config, store: new SnapshotStore(createSnapshot(fixtureCatalog)), cursors: createCursorCodec(config.cursorSecret) },
-      { logger },
-    );
-    const seen: FastifyBaseLogger[] = [];
-    app.get('/probe', (request) => {
-      seen.push(request.log);
-      request.log.warn({ reqId: request.id }, 'probe');
-      return {};
-    });
-    await app.inject({ url: '/probe' });
-    await app.inject({ url: '/probe' });
-    await flushed();
-    await app.close();
-    expect(seen).toHaveLength(2);
-    expect(seen[0]).toBe(app.log);
-    expect(seen[1]).toBe(app.log);
-    expect(lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'probe')).toHaveLength(2);
-    // The override is on Fastify's logger, not on the one the service handed in.
-    expect(logger.child({ part: 'x' })).not.toBe(logger);
+    // Pino's own child method, wherever the logger's prototypes hold it: every pino child is made by it.
+    let holder: object = logger;
+    while (!Object.hasOwn(holder, 'child')) holder = Object.getPrototypeOf(holder);
+    const made = vi.spyOn(holder as { child: pino.Logger['child'] }, 'child');
+    try {
+      const app = await buildServer(
+        { config, store: new SnapshotStore(createSnapshot(fixtureCatalog)), cursors: createCursorCodec(config.cursorSecret) },
+        { logger },
+      );
+      app.get('/probe', (request) => {
+        request.log.warn({ probe: true }, 'probe');
+        return {};
+      });
+      app.get('/fails', () => {
+        throw new Error('boom');
+      });
+      await app.ready();
+      const atStart = made.mock.calls.length;
+      for (let i = 0; i < 20; i++) await app.inject({ url: '/api/v1/cve-records?limit=1' });
+      expect(made.mock.calls.length).toBe(atStart);
+
+      const probe = await app.inject({ url: '/probe' });
+      const failed = await app.inject({ url: '/fails' });
+      expect(failed.statusCode).toBe(500);
+      // One child each for the two requests that wrote a line of their own.
+      expect(made.mock.calls.length).toBe(atStart + 2);
+      await flushed();
+      await app.close();
+      const written = (message: string) => lines.filter((line) => JSON.parse(line).msg === message);
+      for (const [message, response] of [
+        ['probe', probe],
+        ['unexpected failure', failed],
+      ] as const) {
+        const [line, ...more] = written(message);
+        expect(more).toEqual([]);
+        expect(JSON.parse(line!).reqId).toBe(response.headers['x-request-id']);
+        expect(line!.split('"reqId"')).toHaveLength(2);
+      }
+      expect(written('request')).toHaveLength(22);
+      // The override is on Fastify's logger, not on the one the service handed in.
+      expect(logger.child({ part: 'x' })).not.toBe(logger);
+    } finally {
+      made.mockRestore();
+    }
   });
 });
