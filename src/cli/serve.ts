@@ -13,7 +13,7 @@ import { fileSource } from '../sources/file-source.js';
 import { postgresSource } from '../sources/postgres/postgres-source.js';
 import { sqliteSource } from '../sources/sqlite-source.js';
 import { SERVICE_VERSION } from '../version.js';
-import { collectAfterChanges } from './collect-after-change.js';
+import { collectAfterChanges, collectSoon } from './collect-after-change.js';
 import { readSelection } from './selection-options.js';
 import { serviceLog } from './service-log.js';
 import { followInProcess } from './sync-command.js';
@@ -71,7 +71,7 @@ function prepareFirst(snapshot: Snapshot, log: FastifyInstance['log']): void {
   const started = Date.now();
   void snapshot.search.prepare().then(() => {
     log.info({ ms: Date.now() - started }, 'search index ready');
-    return prepareSnapshot(snapshot);
+    return prepareSnapshot(snapshot).then(collectSoon);
   });
 }
 
