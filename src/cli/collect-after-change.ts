@@ -11,7 +11,7 @@ import { runInNewContext } from 'node:vm';
 import type { SnapshotStore } from '../core/snapshot-store.js';
 
 let collect: (() => void) | undefined;
-let pending: NodeJS.Immediate | undefined;
+let scheduled = false;
 
 /** A full collection after this turn (one for a burst of calls), once whoever asked has let its garbage go. */
 export function collectSoon(): void {
@@ -19,9 +19,11 @@ export function collectSoon(): void {
     setFlagsFromString('--expose-gc');
     collect = runInNewContext('gc') as () => void;
   }
+  if (scheduled) return;
+  scheduled = true;
   const gc = collect;
-  pending ??= setImmediate(() => {
-    pending = undefined;
+  setImmediate(() => {
+    scheduled = false;
     gc();
   });
 }
