@@ -13,18 +13,22 @@ import type { SnapshotStore } from '../core/snapshot-store.js';
 let collect: (() => void) | undefined;
 let scheduled = false;
 
-/** A full collection after this turn (one for a burst of calls), once whoever asked has let its garbage go. */
-export function collectSoon(): void {
+/** A full collection, now. */
+export function collectNow(): void {
   if (collect === undefined) {
     setFlagsFromString('--expose-gc');
     collect = runInNewContext('gc') as () => void;
   }
+  collect();
+}
+
+/** A full collection after this turn (one for a burst of calls), once whoever asked has let its garbage go. */
+export function collectSoon(): void {
   if (scheduled) return;
   scheduled = true;
-  const gc = collect;
   setImmediate(() => {
     scheduled = false;
-    gc();
+    collectNow();
   });
 }
 
