@@ -6,7 +6,7 @@
 // failed answer meanwhile. BENCH_SYNC_RECORDS makes it smaller; BENCH_DATABASE_URL names the PostgreSQL
 // server (any database on it: the run's own is made beside it).
 
-import { mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -152,5 +152,6 @@ export async function replicaSection(seconds: number): Promise<void> {
     await listener.end().catch(() => {});
     await admin.query(`DROP DATABASE ${database} WITH (FORCE)`);
     await admin.end();
+    rmSync(upstream, { recursive: true });
   }
 }
