@@ -78,6 +78,8 @@ describe('a delta under load, on two PostgreSQL replicas and one SQLite process'
       const started = Date.now();
       while ((await projectOf(server, lastId)) !== dataset.projectOf(lastId, 0) && Date.now() - started < 20_000)
         await new Promise((resolve) => setTimeout(resolve, 50));
+      // The baseline: loaded by the replicas at their start, synced by the SQLite process at its first poll.
+      expect(await projectOf(server, lastId), server.output().slice(-2000)).toBe(dataset.projectOf(lastId, 0));
     }
 
     // Two clients a server, every answer checked (a version that existed, a full page), from before the
@@ -85,9 +87,11 @@ describe('a delta under load, on two PostgreSQL replicas and one SQLite process'
     loads.push(...servers.map((server) => startLoad(server.baseUrl, dataset, 2, { pauseMs: 5 })));
     await new Promise((resolve) => setTimeout(resolve, 1000));
 
-    // The replicas' commit: when this file hears the NOTIFY the step's commit sends them.
+    // The replicas' commit: when this file hears the NOTIFY the step's commit sends them (its payload the
+    // step's sequence: the channel is the database's, which other schemas' writers may notify too).
+    const heard: Array<{ payload: string | undefined; at: number }> = [];
+    admin.on('notification', ({ payload }) => heard.push({ payload, at: Date.now() }));
     await admin.query(`LISTEN ${CHANGE_CHANNEL}`);
-    const notified = new Promise<number>((resolve) => admin.once('notification', () => resolve(Date.now())));
     const delta = dataset.publish(250, 250);
     const newId = delta.added.at(-1)!;
     const failures: string[] = [];
@@ -114,7 +118,9 @@ describe('a delta under load, on two PostgreSQL replicas and one SQLite process'
     await Promise.all(checked.map((load) => load.stop()));
 
     // From each step's commit: the sync process's for the replicas, the serving process's own for SQLite.
-    const commits = [await notified, await notified, reloadStartedAt(single.output())];
+    const sequence = /; sequence (\d+) /.exec(step.stdout)?.[1];
+    const notified = heard.find(({ payload }) => payload === sequence)?.at ?? Number.NaN;
+    const commits = [notified, notified, reloadStartedAt(single.output())];
     const latency = servedAt.map((at, n) => at - commits[n]!);
     // No margin. Counted from the commit, so the sync's own step is not the servers'; the clients pause 5 ms
     // between answer and request (about 300 requests a second a server) so that the test itself does not
