@@ -117,10 +117,12 @@ export async function replicaSection(seconds: number): Promise<void> {
           met: syncStepMs <= 300 && step.peakMb <= 300 ? 'yes' : 'NO',
         },
         ...afterCommit.map((ms, n) => ({
-          measure: `the same delta served by replica ${n + 1}, from the step's commit (its NOTIFY), under load`,
-          value: `${Math.round(ms)} ms (step + served: ${Math.round(syncStepMs + ms)} ms)`,
+          // Judged with the step, as the SQLite server's row of the sync bench is: the delta reaches the
+          // replicas that long after the sync began applying it.
+          measure: `the same delta served by replica ${n + 1} under load: step + served (served from the step's commit, its NOTIFY)`,
+          value: `${Math.round(syncStepMs + ms)} ms (${Math.round(ms)} ms)`,
           target: `<= ${TARGET_MS / 1000} s`,
-          met: ms <= TARGET_MS ? 'yes' : 'NO',
+          met: syncStepMs + ms <= TARGET_MS ? 'yes' : 'NO',
         })),
         {
           measure: `failed answers of both replicas during the delta under load (${requests} requests)`,
