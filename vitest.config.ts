@@ -8,6 +8,7 @@ const BROWSER_TESTS = 'test/system/browser/**/*.test.ts';
  */
 const SERVICE_TESTS = [
   'test/sources/postgres-source.test.ts',
+  'test/system/delta-under-load.test.ts',
   'test/system/rate-limit-shared.test.ts',
   'test/system/graceful-operation.test.ts',
   'test/system/deployment.test.ts',

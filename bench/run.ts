@@ -15,6 +15,7 @@ import { indexChangeSection } from './index-change-figures.js';
 import { instructionsSection, layersSection } from './layers.js';
 import { heading } from './noise.js';
 import { relevanceSection } from './relevance.js';
+import { replicaSection } from './replica-figures.js';
 import { streamSection } from './stream-figures.js';
 import { type Load, load, runCli, type Server, serveCatalog, spawnServer, table, untilLine } from './support.js';
 import { syncSection } from './sync-figures.js';
@@ -300,5 +301,7 @@ if (only === 'ask') await askSection();
 if (only === 'ask-ranking') await askRankingSection();
 // Issue 25's change streams: 1,000 open on a server of the corpus while a delta lands (minutes: it syncs the corpus).
 if (only === 'streams') await streamSection();
+// Issue 25's PostgreSQL replicas following a delta (minutes: it syncs the corpus into a database it makes).
+if (only === 'replicas') await replicaSection(SECONDS);
 if (only === 'layers') await layersSection();
 if (only === 'instructions') await instructionsSection();

@@ -15,7 +15,7 @@ import { memoryMb, runCli, serveCatalog, table } from './support.js';
 
 /** The corpus's size; smaller with BENCH_SYNC_RECORDS to try the bench itself. */
 const RECORDS = Number(process.env.BENCH_SYNC_RECORDS ?? 340_000);
-const DAY = '2026-11-23';
+export const DAY = '2026-11-23';
 
 /** 500 records in a delta's shape: 250 of the corpus's own ids changed, 250 new ids (`serial` keeps them apart). */
 export async function deltaRecords(hour: number, day = DAY, serial = 0): Promise<{ name: string; data: string }[]> {
@@ -49,7 +49,7 @@ export function writeDeltaZip(dir: string, hour: number, entries: { name: string
  * Polls until `check` holds. A poll whose connection was reset counts as not yet (and is counted): at 340,000
  * records a reset stopped the bench twice, a kept-alive connection closed by the server as it was reused.
  */
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
+export async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
   const started = performance.now();
   const holds = () =>
     check().catch((error: Error) => {
@@ -66,10 +66,13 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
 
 let resets = 0;
 
-/** The step's own time, as the sync logs it ("applied NAME in N ms"). */
-const stepMs = (stdout: string): number => Number(/ applied \S+ in (\d+) ms/.exec(stdout)?.[1] ?? Number.NaN);
+/** How many of the bench's polls have failed on their connection so far. */
+export const pollResets = (): number => resets;
 
-const newIdOf = (delta: { name: string }[]) => /deltaCves\/(CVE-[\d-]+)\.json/.exec(delta.at(-1)!.name)![1]!;
+/** The step's own time, as the sync logs it ("applied NAME in N ms"). */
+export const stepMs = (stdout: string): number => Number(/ applied \S+ in (\d+) ms/.exec(stdout)?.[1] ?? Number.NaN);
+
+export const newIdOf = (delta: { name: string }[]) => /deltaCves\/(CVE-[\d-]+)\.json/.exec(delta.at(-1)!.name)![1]!;
 
 /** From starting a server on the store to its first REST answer. */
 async function firstAnswerMs(store: string, extra: string[]): Promise<number> {

@@ -44,8 +44,10 @@ export class LazySchemas {
       const check = Object.assign(validate, { errors: null as ValidateFunction['errors'], schemaEnv: true });
       return check;
     });
+    // Begun on the next turn, not in the hook: Fastify logs and ignores an error thrown by an onListen hook,
+    // so a first schema that did not compile would leave the server running with a route that cannot answer.
     app.addHook('onListen', (done) => {
-      this.compileRest();
+      setImmediate(() => this.compileRest());
       done();
     });
   }

@@ -63,7 +63,6 @@ function changeOf(catalog: CatalogFile, step: number, next: () => number): Snaps
   return { sequence: step, lastVerified: catalog.lastVerified, upserted: [...upserted.values()], removed };
 }
 
-/** The top 10 of each realistic query: ids and scores. */
 /** A change large enough to be merged: the first 2,100 records given other records' summaries, marked. */
 function largeChange(catalog: CatalogFile, mark: string): SnapshotChange {
   const modified = new Date(Date.UTC(2026, 0, 2)).toISOString();
@@ -77,6 +76,7 @@ function largeChange(catalog: CatalogFile, mark: string): SnapshotChange {
   };
 }
 
+/** The top 10 of each realistic query: ids and scores. */
 function topTens(snapshot: Snapshot): [string, number][][] {
   return REALISTIC_QUERIES.map((query) => search(snapshot, query, 10).hits.map((hit) => [hit.entry.record.id, hit.score]));
 }

@@ -1,10 +1,13 @@
 // Route schemas are compiled at their first use, not as the server starts (http/lazy-schemas.ts): a route
 // checks and serializes as an eagerly compiled one does, nothing is compiled before a request needs it,
 // and what no request used is compiled once the server listens.
+import { spawn } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createValidator } from '../../src/contract/index.js';
 import { LazySchemas } from '../../src/http/lazy-schemas.js';
+import { repositoryPath } from '../support/paths.js';
 
 const QUERY = {
   type: 'object',
@@ -64,4 +67,31 @@ describe('route schemas compiled at their first use', () => {
     expect(compiled).toHaveLength(4);
     expect((await app.inject('/second?limit=3')).json()).toEqual({ limit: 3 });
   });
+
+  // In a process of its own: what is asserted is that the process ends, with the schema's error.
+  for (const bad of ['first', 'second'])
+    it(`stops the server when a schema does not compile (the ${bad} to be compiled once listening)`, async () => {
+      const dist = (path: string) => JSON.stringify(pathToFileURL(repositoryPath(`dist/${path}`)).href);
+      const invalid = { type: 'object', properties: { limit: { type: 'a type that does not exist' } } };
+      const script = `
+        const { default: Fastify } = await import('fastify');
+        const { createValidator } = await import(${dist('contract/index.js')});
+        const { LazySchemas } = await import(${dist('http/lazy-schemas.js')});
+        const schemas = new LazySchemas();
+        const requests = createValidator('request');
+        const app = Fastify({ ...schemas.options, logger: false });
+        schemas.install(app, (schema) => requests.compile(schema));
+        for (const path of ['/first', '/second'])
+          app.get(path, { schema: { querystring: path === '/${bad}' ? ${JSON.stringify(invalid)} : { type: 'object' } } }, async () => ({}));
+        await app.listen({ port: 0, host: '127.0.0.1' });
+        setTimeout(() => { console.log('still serving'); process.exit(0); }, 5000);`;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: repositoryPath('.'), stdio: 'pipe' });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      const code = await new Promise((resolve) => child.once('exit', resolve));
+      expect(output).not.toContain('still serving');
+      expect(output).toContain('a type that does not exist');
+      expect(code).not.toBe(0);
+    }, 30_000);
 });

@@ -30,6 +30,15 @@ const STATE = `SELECT store_id, seq::float8 AS seq, to_char(last_verified, 'YYYY
 const WRITE_CHUNK = 5000;
 /** Rows per FETCH of a whole read: about 2 MB of details. */
 const READ_BATCH = 1000;
+/**
+ * A step that writes at least this many rows (a baseline, an import) is followed by VACUUM (ANALYZE) of the
+ * records table. Until the table is vacuumed its index on project cannot be counted from the index alone
+ * (the visibility map is unset), and until it is analyzed the planner has no statistics: the next delta's
+ * look-up of the known projects' counts took 240 of its 540 ms at 340,000 records, 5 ms after it
+ * (docs/PERFORMANCE.md, "The PostgreSQL step after a baseline, stop 40"). Autovacuum would get there in
+ * time where it is on; this does not wait for it, and costs under a second at that size.
+ */
+const VACUUM_AFTER_ROWS = 10_000;
 
 export function rowRecord(row: RecordRow & FactColumns): StoredRecord {
   return {
@@ -83,8 +92,9 @@ export function postgresStore(url: string, queryTimeoutMs?: number): RecordStore
     name: 'PostgreSQL',
     state: () => withClient(url, (client) => readState(client, false), queryTimeoutMs),
 
-    step: (work) =>
-      inTransaction('ISOLATION LEVEL READ COMMITTED', async (client) => {
+    step: async (work) => {
+      let written = 0;
+      const step = await inTransaction('ISOLATION LEVEL READ COMMITTED', async (client) => {
         const before = await readState(client, true);
         const sequence = before.sequence + 1;
         let wrote = false;
@@ -180,6 +190,7 @@ export function postgresStore(url: string, queryTimeoutMs?: number): RecordStore
               await insertNames(client, newNames(chunk.map(({ record }) => record.project)));
             }
             wrote ||= records.length > 0;
+            written += records.length;
           },
           async remove(removals) {
             if (removals.length === 0) return;
@@ -214,7 +225,11 @@ export function postgresStore(url: string, queryTimeoutMs?: number): RecordStore
         const moved = wrote || end.lastVerified !== before.lastVerified;
         await finish(client, moved ? sequence : before.sequence, end);
         return { sequence: moved ? sequence : before.sequence, result };
-      }),
+      });
+      // After the commit: VACUUM cannot run inside a transaction.
+      if (written >= VACUUM_AFTER_ROWS) await withClient(url, (client) => client.query('VACUUM (ANALYZE) cve_records'));
+      return step;
+    },
 
     changesSince: (since, limit) =>
       inTransaction('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (client) => {

@@ -9,6 +9,9 @@ export interface PublishedDelta {
   readonly name: string;
   /** A record it changed and the project it gave it, to tell whether a replica serves it yet. */
   readonly sample: { readonly id: string; readonly version: number };
+  /** The records it changed, and the ones it brought that no version existed of before it. */
+  readonly changed: readonly string[];
+  readonly added: readonly string[];
 }
 
 export class Dataset {
@@ -16,12 +19,15 @@ export class Dataset {
   readonly #versions = new Map<string, number>();
   readonly #deltas: PublishedDelta[] = [];
   #day = Date.UTC(2020, 0, 1);
+  /** The number of the next new id: after the baseline's. */
+  #next: number;
 
   constructor(
     readonly dir: string,
     records: number,
   ) {
     this.ids = Array.from({ length: records }, (_, i) => `CVE-2026-${FIRST_NUMBER + i}`);
+    this.#next = FIRST_NUMBER + records;
     for (const id of this.ids) this.#versions.set(id, 0);
     writeBaseline(
       dir,
@@ -30,20 +36,25 @@ export class Dataset {
     );
   }
 
-  /** Writes the next day's delta, changing `count` records (a new version of each). */
-  publish(count: number): PublishedDelta {
+  /**
+   * Writes the next day's delta, changing `count` records (a new version of each) and bringing `added` new
+   * ones. The new ids are not among `ids`, which a load asks for: they are served only once it is applied.
+   */
+  publish(count: number, added = 0): PublishedDelta {
     this.#day += 86_400_000;
     const changed = new Set<string>();
     while (changed.size < Math.min(count, this.ids.length)) changed.add(this.ids[Math.floor(Math.random() * this.ids.length)]!);
+    const fresh = Array.from({ length: added }, () => `CVE-2026-${this.#next++}`);
     // Counted before the file exists: a replica can serve a version only after it is written.
     for (const id of changed) this.#versions.set(id, this.version(id) + 1);
+    for (const id of fresh) this.#versions.set(id, 0);
     const name = writeDelta(
       this.dir,
       `${this.#dayText()}_delta_CVEs_at_0100Z.zip`,
-      [...changed].map((id) => this.#record(id)),
+      [...changed, ...fresh].map((id) => this.#record(id)),
     );
     const id = [...changed][0]!;
-    const delta = { name, sample: { id, version: this.version(id) } };
+    const delta = { name, sample: { id, version: this.version(id) }, changed: [...changed], added: fresh };
     this.#deltas.push(delta);
     return delta;
   }

@@ -20,7 +20,8 @@ export interface Load {
 
 const randomAddress = () => `198.18.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
 
-export function startLoad(proxyUrl: string, dataset: Dataset, clients: number): Load {
+/** `pauseMs` between one client's answer and its next request: a steady load that leaves the cores room. */
+export function startLoad(proxyUrl: string, dataset: Dataset, clients: number, { pauseMs = 0 } = {}): Load {
   const outcomes: Outcome[] = [];
   const dispatcher = new Agent({ connections: clients, keepAliveTimeout: 5000 });
   let stopping = false;
@@ -49,7 +50,10 @@ export function startLoad(proxyUrl: string, dataset: Dataset, clients: number): 
     }
   };
   const loops = Array.from({ length: clients }, async () => {
-    while (!stopping) outcomes.push(await one());
+    while (!stopping) {
+      outcomes.push(await one());
+      if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
   });
   return {
     outcomes,
