@@ -88,9 +88,18 @@ export class ChangeStreamHub {
     return this.#write(stream, text);
   }
 
-  /** Ends every stream, cleanly (the drain: clients reconnect elsewhere and resume). */
-  endAll(): void {
+  /**
+   * Ends every stream, cleanly (the drain: clients reconnect elsewhere and resume); those still open
+   * `cutAfterMs` later are cut. A stream has given its connection's parser back (request-parser.ts), which
+   * takes the connection out of the list that the stop's deadline cuts (closeAllConnections): a client that
+   * does not read its stream's end would otherwise hold the stop.
+   */
+  endAll(cutAfterMs?: number): void {
     for (const stream of this.#open) stream.raw.end();
+    if (cutAfterMs === undefined) return;
+    setTimeout(() => {
+      for (const stream of this.#open) stream.raw.destroy();
+    }, cutAfterMs).unref();
   }
 
   close(): void {

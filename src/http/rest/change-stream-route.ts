@@ -14,6 +14,7 @@ import type { SurfaceContext } from '../shared/context.js';
 import { openEventStreamResponse } from '../shared/event-stream-head.js';
 import { operation, operationRoute } from '../shared/route-options.js';
 import { type ChangeStream, ChangeStreamHub, changeEvent, readyEvent } from './change-stream-hub.js';
+import { releaseRequestParser } from './request-parser.js';
 
 /** Changes per catch-up page, and entries looked at per page at most (a rare filter scans in bounded steps). */
 const CATCH_UP_PAGE = 100;
@@ -26,7 +27,7 @@ export function registerChangeStreamRoute(app: FastifyInstance, ctx: SurfaceCont
   const limits = new StreamLimits(settings.perAddress);
   const hub = new ChangeStreamHub(ctx.changes, ctx.cursors, settings.keepAliveMs);
   // Without the draining layer (the edge benchmark's ablations), streams end only when the server closes.
-  const stopDraining = app.hasDecorator('onDrain') ? app.onDrain(() => hub.endAll()) : () => {};
+  const stopDraining = app.hasDecorator('onDrain') ? app.onDrain(() => hub.endAll(ctx.config.timeouts.shutdownMs)) : () => {};
   app.addHook('preClose', (done) => {
     stopDraining();
     hub.close();
@@ -50,6 +51,8 @@ export function registerChangeStreamRoute(app: FastifyInstance, ctx: SurfaceCont
       const raw = openEventStreamResponse(reply);
       raw.once('close', release);
       raw.write(`retry: ${RECONNECT_MS}\n\n`);
+      // Once the parser has finished the request's bytes: the route runs while it is still reading them.
+      setImmediate(releaseRequestParser, raw);
       const stream: ChangeStream = { raw, filters: listFilters(query), point: start };
       hub.open(stream);
       await catchUp(stream, ctx, hub);

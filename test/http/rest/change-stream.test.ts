@@ -312,4 +312,57 @@ describe('GET /api/v1/cve-records/changes/stream', () => {
     expect(most).toBeLessThan(CHANGE_STREAM_BUFFER_BYTES + 500 * 1300);
     client.destroy();
   }, 60_000);
+
+  it('holds no request parser once open: what the client sends later is dropped, and its end ends the stream', async () => {
+    const s = await serve();
+    const sockets: Socket[] = [];
+    s.app.server.on('connection', (socket: Socket) => sockets.push(socket));
+    const client = connect({ host: '127.0.0.1', port: Number(new URL(s.baseUrl).port) });
+    let received = '';
+    client.setEncoding('utf8').on('data', (chunk: string) => {
+      received += chunk;
+    });
+    client.write(`GET ${PATH} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`);
+    await until(() => received.includes('event: ready'));
+    const server = sockets[0] as Socket & { parser?: object | null };
+    // Node's parser (about 10 KB of native memory) goes back to its pool, as for an upgraded connection.
+    await until(() => server.parser === null);
+    // A second request on the stream's connection is not read as one; the stream goes on.
+    client.write('GET /api/v1/cve-records HTTP/1.1\r\nHost: x\r\n\r\n');
+    s.land([changed('CVE-2026-0001', 'curl', '2026-01-01T00:00:00Z')]);
+    await until(() => received.includes('"CVE-2026-0001"'));
+    expect(received.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    // The client's end (a half-close) still ends the stream, and with it the connection.
+    let closed = false;
+    client.once('close', () => {
+      closed = true;
+    });
+    client.end();
+    await until(() => closed && server.destroyed);
+  });
+
+  it('cuts a stream whose client does not read its end, once the stop has waited for it', async () => {
+    const s = await serve({ timeouts: { ...testConfig().timeouts, shutdownMs: 300 } });
+    const sockets: Socket[] = [];
+    s.app.server.on('connection', (socket: Socket) => sockets.push(socket));
+    const client = connect({ host: '127.0.0.1', port: Number(new URL(s.baseUrl).port) });
+    await new Promise((resolve) => client.once('connect', resolve));
+    client.write(`GET ${PATH} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`);
+    client.pause(); // never reads again
+    await until(() => sockets.length === 1);
+    const server = sockets[0]!;
+    // Changes until the kernel's buffers are full and the server holds some: its end cannot be sent then.
+    for (let hour = 1; server.writableLength === 0 && hour < 500; hour++) {
+      s.land(
+        Array.from({ length: 500 }, (_, i) =>
+          changed(`CVE-2027-${10_000 + i}`, 'curl', new Date(Date.UTC(2027, 0, 1, hour, 0, i)).toISOString()),
+        ),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(server.destroyed).toBe(false);
+    s.app.drain();
+    await until(() => server.destroyed);
+    client.destroy();
+  }, 60_000);
 });
