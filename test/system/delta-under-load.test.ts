@@ -3,7 +3,6 @@
 // `sync --catalog postgres://…` keeps; one `serve --records X.db --sync` process syncs the same upstream
 // into SQLite itself. The corpus-size figures of the same are `npx tsx bench/run.ts replicas` and `sync`.
 
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,23 +13,26 @@ import { type Running, runCli, startServer } from '../support/cli.js';
 import { Dataset, versionOf } from '../support/deployment/dataset.js';
 import { type Load, startLoad, tally } from '../support/deployment/load.js';
 import { testDatabaseUrl } from '../support/services.js';
+import { postgresSchema } from '../support/store-catalog.js';
 
-const schema = `cve_delta_${randomBytes(4).toString('hex')}`;
 // Its own schema of the test database: the replicas and the sync see only this file's rows.
-const url = `${testDatabaseUrl()}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-const admin = new pg.Client({ connectionString: testDatabaseUrl() });
+let schema: Awaited<ReturnType<typeof postgresSchema>>;
+let url: string;
+/** Hears the steps' NOTIFY, on the database's channel. */
+const listener = new pg.Client({ connectionString: testDatabaseUrl() });
 const servers: Running[] = [];
 const loads: Load[] = [];
 
 beforeAll(async () => {
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
+  schema = await postgresSchema();
+  url = schema.url;
+  await listener.connect();
 });
 afterAll(async () => {
   await Promise.all(loads.map((load) => load.stop()));
   await Promise.all(servers.map((server) => server.stop()));
-  await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-  await admin.end();
+  await listener.end();
+  await schema.drop();
 });
 
 /** The project `server` serves for `id`, or its status when it serves none. */
@@ -90,8 +92,8 @@ describe('a delta under load, on two PostgreSQL replicas and one SQLite process'
     // The replicas' commit: when this file hears the NOTIFY the step's commit sends them (its payload the
     // step's sequence: the channel is the database's, which other schemas' writers may notify too).
     const heard: Array<{ payload: string | undefined; at: number }> = [];
-    admin.on('notification', ({ payload }) => heard.push({ payload, at: Date.now() }));
-    await admin.query(`LISTEN ${CHANGE_CHANNEL}`);
+    listener.on('notification', ({ payload }) => heard.push({ payload, at: Date.now() }));
+    await listener.query(`LISTEN ${CHANGE_CHANNEL}`);
     const delta = dataset.publish(250, 250);
     const newId = delta.added.at(-1)!;
     const failures: string[] = [];

@@ -36,7 +36,8 @@ const READ_BATCH = 1000;
  * (the visibility map is unset), and until it is analyzed the planner has no statistics: the next delta's
  * look-up of the known projects' counts took 240 of its 540 ms at 340,000 records, 5 ms after it
  * (docs/PERFORMANCE.md, "The PostgreSQL step after a baseline, stop 40"). Autovacuum would get there in
- * time where it is on; this does not wait for it, and costs under a second at that size.
+ * time where it is on; this does not wait for it, and costs under a second at that size. Best effort: a page
+ * is marked all-visible only when no transaction older than its rows is still open.
  */
 const VACUUM_AFTER_ROWS = 10_000;
 

@@ -124,6 +124,28 @@ async function until(check: () => boolean, ms = 10_000): Promise<void> {
   }
 }
 
+/**
+ * A stream opened over a raw connection, as a client that may stop reading: the client's socket and the
+ * server's end of the same connection.
+ */
+async function rawStream(s: Served): Promise<{ client: Socket; server: Socket & { parser?: object | null } }> {
+  const sockets: Socket[] = [];
+  s.app.server.on('connection', (socket: Socket) => sockets.push(socket));
+  const client = connect({ host: '127.0.0.1', port: Number(new URL(s.baseUrl).port) });
+  await new Promise((resolve) => client.once('connect', resolve));
+  client.write(`GET ${PATH} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`);
+  await until(() => sockets.length === 1);
+  return { client, server: sockets[0]! };
+}
+
+/** The same 500 records changed again at `hour` (events of about 1.2 KB: 600 KB a swap). */
+const landHour = (s: Served, hour: number, project: string) =>
+  s.land(
+    Array.from({ length: 500 }, (_, i) =>
+      changed(`CVE-2027-${10_000 + i}`, project, new Date(Date.UTC(2027, 0, 1, hour, 0, i)).toISOString()),
+    ),
+  );
+
 describe('GET /api/v1/cve-records/changes/stream', () => {
   it('is in the contract as an event stream of changes', async () => {
     const { app } = await serve();
@@ -287,23 +309,12 @@ describe('GET /api/v1/cve-records/changes/stream', () => {
   it('disconnects a client that never reads once the bound waits for it, and holds no more meanwhile', async () => {
     const project = 'p'.repeat(MAX_PROJECT_LENGTH);
     const s = await serve();
-    const sockets: Socket[] = [];
-    s.app.server.on('connection', (socket: Socket) => sockets.push(socket));
-    const client = connect({ host: '127.0.0.1', port: Number(new URL(s.baseUrl).port) });
-    await new Promise((resolve) => client.once('connect', resolve));
-    client.write(`GET ${PATH} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`);
+    const { client, server } = await rawStream(s);
     client.pause(); // never reads again
-    await until(() => sockets.length === 1);
-    const server = sockets[0]!;
     let most = 0;
-    // Each swap changes the same 500 records (events of about 1.2 KB: 600 KB a swap); the kernel's
-    // buffers fill, then the server's, until the bound.
+    // Each swap changes the same 500 records; the kernel's buffers fill, then the server's, until the bound.
     for (let hour = 1; !server.destroyed && hour < 500; hour++) {
-      s.land(
-        Array.from({ length: 500 }, (_, i) =>
-          changed(`CVE-2027-${10_000 + i}`, project, new Date(Date.UTC(2027, 0, 1, hour, 0, i)).toISOString()),
-        ),
-      );
+      landHour(s, hour, project);
       await new Promise((resolve) => setTimeout(resolve, 10));
       most = Math.max(most, server.writableLength);
     }
@@ -315,16 +326,12 @@ describe('GET /api/v1/cve-records/changes/stream', () => {
 
   it('holds no request parser once open: what the client sends later is dropped, and its end ends the stream', async () => {
     const s = await serve();
-    const sockets: Socket[] = [];
-    s.app.server.on('connection', (socket: Socket) => sockets.push(socket));
-    const client = connect({ host: '127.0.0.1', port: Number(new URL(s.baseUrl).port) });
+    const { client, server } = await rawStream(s);
     let received = '';
     client.setEncoding('utf8').on('data', (chunk: string) => {
       received += chunk;
     });
-    client.write(`GET ${PATH} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`);
     await until(() => received.includes('event: ready'));
-    const server = sockets[0] as Socket & { parser?: object | null };
     // Node's parser (about 10 KB of native memory) goes back to its pool, as for an upgraded connection.
     await until(() => server.parser === null);
     // A second request on the stream's connection is not read as one; the stream goes on.
@@ -343,21 +350,11 @@ describe('GET /api/v1/cve-records/changes/stream', () => {
 
   it('cuts a stream whose client does not read its end, once the stop has waited for it', async () => {
     const s = await serve({ timeouts: { ...testConfig().timeouts, shutdownMs: 300 } });
-    const sockets: Socket[] = [];
-    s.app.server.on('connection', (socket: Socket) => sockets.push(socket));
-    const client = connect({ host: '127.0.0.1', port: Number(new URL(s.baseUrl).port) });
-    await new Promise((resolve) => client.once('connect', resolve));
-    client.write(`GET ${PATH} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`);
+    const { client, server } = await rawStream(s);
     client.pause(); // never reads again
-    await until(() => sockets.length === 1);
-    const server = sockets[0]!;
     // Changes until the kernel's buffers are full and the server holds some: its end cannot be sent then.
     for (let hour = 1; server.writableLength === 0 && hour < 500; hour++) {
-      s.land(
-        Array.from({ length: 500 }, (_, i) =>
-          changed(`CVE-2027-${10_000 + i}`, 'curl', new Date(Date.UTC(2027, 0, 1, hour, 0, i)).toISOString()),
-        ),
-      );
+      landHour(s, hour, 'curl');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(server.destroyed).toBe(false);
